@@ -1,0 +1,243 @@
+package analyzer
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/ikawaha/kagome-dict/ipa"
+	"github.com/ikawaha/kagome/v2/tokenizer"
+)
+
+// Version identifies the analysis. An index built with another version is
+// rebuilt: change it whenever tokens for the same text would change.
+const Version = "ja-3"
+
+// maxChunk bounds the text handed to kagome at once: its lattice grows with
+// the input, so long lines are cut (at a space or 。 when one is near).
+const maxChunk = 2048
+
+// Kind says which path produced a token.
+type Kind int
+
+// Token kinds.
+const (
+	KindJapanese Kind = iota // a morpheme from kagome
+	KindLatin                // a word, number or identifier in ASCII
+)
+
+func (k Kind) String() string {
+	if k == KindLatin {
+		return "latin"
+	}
+	return "japanese"
+}
+
+// Token is one analyzed word.
+type Token struct {
+	Term     string // the indexed form: folded, base form, long vowel folded
+	Start    int    // byte offset of the word in the original text
+	End      int    // byte offset after the word in the original text
+	Position int    // 1-based; dropped words leave gaps
+	Kind     Kind
+	POS      string // first part-of-speech of a Japanese token
+}
+
+func (t Token) String() string {
+	return fmt.Sprintf("%s@%d[%d:%d]", t.Term, t.Position, t.Start, t.End)
+}
+
+// Analyzer is the Japanese analyzer. It is safe for concurrent use; the
+// zero value is not usable, use Default.
+type Analyzer struct {
+	load func() (*tokenizer.Tokenizer, error)
+}
+
+// Default returns the process-wide analyzer. The IPA dictionary is loaded on
+// the first call that meets non-ASCII text.
+var Default = sync.OnceValue(func() *Analyzer {
+	return &Analyzer{load: sync.OnceValues(func() (*tokenizer.Tokenizer, error) {
+		return tokenizer.New(ipa.Dict(), tokenizer.OmitBosEos())
+	})}
+})
+
+// Preload loads the dictionary now rather than at the first Japanese text.
+func (a *Analyzer) Preload() error {
+	_, err := a.load()
+	return err
+}
+
+// Tokens analyzes text. Lines are analyzed one at a time (a line never
+// yields a token that spans a newline), so offsets and line numbers agree.
+func (a *Analyzer) Tokens(text string) []Token {
+	var out []Token
+	a.each(text, func(t Token) { out = append(out, t) })
+	return out
+}
+
+// each calls fn for every token of text.
+func (a *Analyzer) each(text string, fn func(Token)) {
+	pos := 0
+	for off := 0; off <= len(text); {
+		nl := strings.IndexByte(text[off:], '\n')
+		end := len(text)
+		if nl >= 0 {
+			end = off + nl
+		}
+		pos = a.line(text[off:end], off, pos, fn)
+		if nl < 0 {
+			break
+		}
+		off = end + 1
+	}
+}
+
+// line analyzes one line that starts at byte base of the text; pos is the
+// last position used so far. It returns the last position used.
+func (a *Analyzer) line(s string, base, pos int, fn func(Token)) int {
+	for len(s) > maxChunk {
+		cut := chunkCut(s, maxChunk)
+		pos = a.line(s[:cut], base, pos, fn)
+		s, base = s[cut:], base+cut
+	}
+	f := foldMapped(s)
+	t := f.text
+	// Split the folded line into ASCII runs (words, numbers, identifiers:
+	// our own tokenizer) and other runs (Japanese: kagome).
+	for i := 0; i < len(t); {
+		j := i
+		if t[i] < utf8.RuneSelf {
+			for j < len(t) && t[j] < utf8.RuneSelf {
+				j++
+			}
+			pos = latinTokens(t[i:j], pos+1, func(term string, x, y, p int) {
+				a0, b0 := f.orig(i+x, i+y)
+				fn(Token{Term: term, Start: base + a0, End: base + b0, Position: p, Kind: KindLatin})
+			}) - 1
+		} else {
+			for j < len(t) && t[j] >= utf8.RuneSelf {
+				j++
+			}
+			pos = a.japanese(t[i:j], func(term, pos1 string, x, y, p int) {
+				a0, b0 := f.orig(i+x, i+y)
+				fn(Token{Term: term, Start: base + a0, End: base + b0, Position: p, Kind: KindJapanese, POS: pos1})
+			}, pos)
+		}
+		i = j
+	}
+	return pos
+}
+
+// japanese runs kagome over a folded run of non-ASCII text.
+func (a *Analyzer) japanese(run string, emit func(term, pos string, x, y, p int), pos int) int {
+	tk, err := a.load()
+	if err != nil {
+		// The embedded dictionary cannot fail to load short of memory
+		// corruption; fall back to one token per run rather than lose text.
+		emit(run, "", 0, len(run), pos+1)
+		return pos + 1
+	}
+	toks := tk.Analyze(run, tokenizer.Search)
+	for _, t := range toks {
+		p := pos + 1 + t.Index
+		term, pos1, ok := keep(t)
+		if !ok {
+			continue
+		}
+		emit(term, pos1, t.Position, t.Position+len(t.Surface), p)
+	}
+	return pos + len(toks)
+}
+
+// dropPOS lists parts of speech (first level) that are never indexed.
+var dropPOS = map[string]bool{
+	"助詞": true, "助動詞": true, "記号": true, "フィラー": true,
+	"感動詞": true, "接続詞": true, "連体詞": true, "その他": true,
+}
+
+// dropPOS2 lists (first, second level) pairs that are never indexed:
+// dependent words that only lean on their neighbour.
+var dropPOS2 = map[[2]string]bool{
+	{"名詞", "非自立"}: true, {"名詞", "代名詞"}: true,
+	{"動詞", "非自立"}: true, {"動詞", "接尾"}: true, {"形容詞", "非自立"}: true,
+}
+
+// keep decides whether a kagome token is indexed and returns its term.
+func keep(t tokenizer.Token) (term, pos string, ok bool) {
+	f := t.POS()
+	if len(f) == 0 {
+		return "", "", false
+	}
+	if dropPOS[f[0]] {
+		return "", "", false
+	}
+	if len(f) > 1 && dropPOS2[[2]string{f[0], f[1]}] {
+		return "", "", false
+	}
+	term = t.Surface
+	if f[0] == "動詞" || f[0] == "形容詞" {
+		if bf, ok := t.BaseForm(); ok && bf != "" && bf != "*" {
+			term = Fold(bf)
+		}
+	}
+	term = foldLongVowel(term)
+	if term == "" || len(term) > maxTermBytes || japaneseStop[term] {
+		return "", "", false
+	}
+	if isSpaceOrPunct(term) {
+		return "", "", false
+	}
+	return term, f[0], true
+}
+
+// foldLongVowel drops the prolonged sound mark at the end of a katakana word
+// of four or more characters (コンピューター → コンピュータ), as Lucene's
+// kuromoji stemmer does.
+func foldLongVowel(s string) string {
+	if !strings.HasSuffix(s, "ー") {
+		return s
+	}
+	n := 0
+	for _, r := range s {
+		if !isKatakana(r) {
+			return s
+		}
+		n++
+	}
+	for n >= 4 && strings.HasSuffix(s, "ー") {
+		s = strings.TrimSuffix(s, "ー")
+		n--
+	}
+	return s
+}
+
+func isKatakana(r rune) bool {
+	return r >= 0x30A1 && r <= 0x30FA || r == 0x30FC
+}
+
+func isSpaceOrPunct(s string) bool {
+	for _, r := range s {
+		if r > ' ' && r != 0x3000 && r != 0x30FB {
+			return false
+		}
+	}
+	return true
+}
+
+// chunkCut finds where to cut a long line near n bytes: after the last
+// space or 。 in the second half, else at a rune boundary.
+func chunkCut(s string, n int) int {
+	for i := n; i > n/2; i-- {
+		if s[i-1] == ' ' || s[i-1] == '\t' {
+			return i
+		}
+		if i >= 3 && s[i-3:i] == "。" {
+			return i
+		}
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return n
+}

@@ -1,0 +1,156 @@
+package analyzer
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// Fold is the normalization every comparison in lwr uses: Unicode NFKC
+// (full-width ASCII to half-width, half-width katakana to full-width),
+// lower case, and the wave dash 〜 folded to "~" (NFKC already maps ～ to it).
+// Literal (full-text) search compares Fold(query) with Fold(text).
+func Fold(s string) string {
+	if isPlainASCII(s) {
+		if !hasUpper(s) {
+			return s
+		}
+		return strings.ToLower(s)
+	}
+	s = norm.NFKC.String(s)
+	s = strings.ToLower(s)
+	if strings.Contains(s, "〜") {
+		s = strings.ReplaceAll(s, "〜", "~")
+	}
+	return s
+}
+
+// folded is a line after folding with, for every byte of it, the byte range
+// of the original text it came from.
+type folded struct {
+	text string
+	// start[i], end[i] are the original offsets of the segment that produced
+	// byte i of text; nil when text and the original have the same bytes
+	// but for ASCII case.
+	start, end []int
+}
+
+// orig maps a half-open byte range of the folded text to the original.
+func (f *folded) orig(a, b int) (int, int) {
+	if f.start == nil {
+		return a, b
+	}
+	if b <= a {
+		return f.start[a], f.start[a]
+	}
+	return f.start[a], f.end[b-1]
+}
+
+// foldMapped folds s cluster by cluster (a starter and the marks that
+// combine with it), so that every folded byte can be traced back to the
+// original bytes exactly.
+func foldMapped(s string) folded {
+	if isPlainASCII(s) {
+		if hasUpper(s) {
+			return folded{text: strings.ToLower(s)}
+		}
+		return folded{text: s}
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	start := make([]int, 0, len(s))
+	end := make([]int, 0, len(s))
+	for i := 0; i < len(s); {
+		j := clusterEnd(s, i)
+		c := s[i:j]
+		out := c
+		if !(len(c) == 1 && c[0] < utf8.RuneSelf) || hasUpper(c) {
+			out = foldCluster(c)
+		}
+		if out == c {
+			for k := 0; k < len(c); k++ {
+				start = append(start, i+k)
+				end = append(end, i+k+1)
+			}
+		} else {
+			for k := 0; k < len(out); k++ {
+				start = append(start, i)
+				end = append(end, j)
+			}
+		}
+		b.WriteString(out)
+		i = j
+	}
+	return folded{text: b.String(), start: start, end: end}
+}
+
+// foldCluster folds one cluster; a result equal to c keeps byte identity.
+func foldCluster(c string) string {
+	if len(c) == 1 {
+		if 'A' <= c[0] && c[0] <= 'Z' {
+			return string(c[0] + 'a' - 'A')
+		}
+		return c
+	}
+	out := c
+	if !norm.NFKC.IsNormalString(out) {
+		out = norm.NFKC.String(out)
+	}
+	out = strings.ToLower(out)
+	if out == "〜" {
+		out = "~"
+	}
+	return out
+}
+
+// clusterEnd returns the end of the cluster starting at i: the rune at i
+// and every following rune that has no normalization boundary before it.
+func clusterEnd(s string, i int) int {
+	_, n := utf8.DecodeRuneInString(s[i:])
+	j := i + n
+	for j < len(s) {
+		if s[j] < utf8.RuneSelf {
+			break
+		}
+		p := norm.NFKC.PropertiesString(s[j:])
+		if p.BoundaryBefore() {
+			break
+		}
+		j += p.Size()
+		if p.Size() == 0 {
+			_, n := utf8.DecodeRuneInString(s[j:])
+			j += n
+		}
+	}
+	return j
+}
+
+func isPlainASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+func hasUpper(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; 'A' <= c && c <= 'Z' {
+			return true
+		}
+		if s[i] >= utf8.RuneSelf {
+			return strings.ToLower(s) != s
+		}
+	}
+	return false
+}
+
+// FoldMapped folds s like Fold and also returns, for every byte of the
+// result, the start and end offsets in s of the characters it came from;
+// both are nil when the result has the same bytes as s but for ASCII case.
+func FoldMapped(s string) (folded string, start, end []int) {
+	f := foldMapped(s)
+	return f.text, f.start, f.end
+}

@@ -1,0 +1,70 @@
+package analyzer
+
+import (
+	"fmt"
+
+	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/registry"
+)
+
+// Names under which the analyzers are registered with Bleve.
+const (
+	Name       = "lwr_ja"
+	BigramName = "lwr_ja_bigram"
+)
+
+// bleveJapanese adapts Analyzer to Bleve.
+type bleveJapanese struct{ a *Analyzer }
+
+func (b bleveJapanese) Analyze(input []byte) analysis.TokenStream {
+	var ts analysis.TokenStream
+	b.a.each(string(input), func(t Token) {
+		typ := analysis.Ideographic
+		if t.Kind == KindLatin {
+			typ = analysis.AlphaNumeric
+		}
+		ts = append(ts, &analysis.Token{
+			Term:     []byte(t.Term),
+			Start:    t.Start,
+			End:      t.End,
+			Position: t.Position,
+			Type:     typ,
+		})
+	})
+	return ts
+}
+
+// bleveBigram adapts the bigram view to Bleve. Its offsets are into the
+// folded text: the field keeps no term vectors, so nothing reads them.
+type bleveBigram struct{}
+
+func (bleveBigram) Analyze(input []byte) analysis.TokenStream {
+	var ts analysis.TokenStream
+	pos := 0
+	eachBigram(Fold(string(input)), func(g string, a, b int) {
+		pos++
+		ts = append(ts, &analysis.Token{Term: []byte(g), Start: a, End: b, Position: pos, Type: analysis.Double})
+	})
+	return ts
+}
+
+func init() {
+	if err := registry.RegisterAnalyzer(Name, func(map[string]any, *registry.Cache) (analysis.Analyzer, error) {
+		return ForBleve(), nil
+	}); err != nil {
+		panic(fmt.Sprintf("register analyzer %s: %v", Name, err))
+	}
+	if err := registry.RegisterAnalyzer(BigramName, func(map[string]any, *registry.Cache) (analysis.Analyzer, error) {
+		return BigramForBleve(), nil
+	}); err != nil {
+		panic(fmt.Sprintf("register analyzer %s: %v", BigramName, err))
+	}
+}
+
+// ForBleve returns the Japanese analyzer as a Bleve analyzer, the one
+// registered under Name.
+func ForBleve() analysis.Analyzer { return bleveJapanese{a: Default()} }
+
+// BigramForBleve returns the bigram view as a Bleve analyzer, the one
+// registered under BigramName.
+func BigramForBleve() analysis.Analyzer { return bleveBigram{} }

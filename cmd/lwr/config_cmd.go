@@ -1,0 +1,35 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+)
+
+func newConfigCommand(g *globalOptions) *cobra.Command {
+	c := &cobra.Command{Use: "config", Short: "Show the configuration"}
+	c.AddCommand(&cobra.Command{
+		Use:   "show",
+		Short: "Print the effective configuration and where each value came from",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runConfigShow(cmd.Context(), g, cmd, g.stdout)
+		},
+	})
+	return c
+}
+
+func runConfigShow(_ context.Context, g *globalOptions, cmd *cobra.Command, out io.Writer) error {
+	_, sources, err := g.load(cmd)
+	if err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+	for _, s := range sources {
+		fmt.Fprintf(tw, "%s\t%s\t(%s)\n", s.Key, s.Value, s.Origin)
+	}
+	return tw.Flush()
+}

@@ -1,0 +1,445 @@
+package index
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/document"
+	bindex "github.com/blevesearch/bleve_index_api"
+
+	"lwr/analyzer"
+)
+
+// BuildOptions are the knobs of one build.
+type BuildOptions struct {
+	// Force starts a new index from scratch.
+	Force bool
+	// Audit re-reads and re-hashes every file, whatever its mtime and size.
+	Audit bool
+	// OnStart is told how many files will be read; OnFile is called after
+	// each. Both are optional and called from the build's goroutine.
+	OnStart func(toRead int)
+	OnFile  func(rel string)
+	// OnSkip is told about every file that is not indexed and why.
+	OnSkip func(rel, why string)
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// BuildStats tells what a build did.
+type BuildStats struct {
+	Added, Updated, Deleted, Unchanged int
+	Skipped                            int // files not indexed: unreadable, binary, other encodings, too large
+	Read                               int // files whose content was read
+	Files                              int // files in the index afterwards
+	Passages                           int // passages written
+	Audited                            bool
+	Rebuilt                            string // why the index was started anew, "" if it was not
+	Took                               time.Duration
+}
+
+// Changed reports whether the build changed the index.
+func (s BuildStats) Changed() bool { return s.Added+s.Updated+s.Deleted > 0 }
+
+// readResult is one file read by a build worker.
+type readResult struct {
+	f       fileInfo
+	doc     *Document
+	sha     string
+	same    bool // content hash equals the manifest's: only stat data changed
+	skipWhy string
+}
+
+// Build brings the index up to date with the source root: new and changed
+// files are (re)indexed, deleted ones removed. Only files whose mtime, size
+// or sidecar changed are read, and only those whose content hash changed are
+// analyzed, unless an audit is due (every AuditInterval) or asked for.
+//
+// Every batch is written to Bleve before the manifest learns of it, and the
+// index is marked "building" until the end, so a build killed at any point
+// is finished correctly by the next one.
+func (ix *Index) Build(ctx context.Context, opts BuildOptions) (BuildStats, error) {
+	start := time.Now()
+	now := time.Now
+	if opts.Now != nil {
+		now = opts.Now
+	}
+	var st BuildStats
+	if !ix.writable {
+		return st, errors.New("build: the index is open for reading only")
+	}
+	st.Rebuilt = ix.Rebuilt
+	if opts.Force {
+		st.Rebuilt = "forced"
+		if err := ix.create(); err != nil {
+			return st, err
+		}
+		gen, _ := ix.b.GetInternal([]byte(keyGeneration))
+		if err := ix.man.reset(string(gen)); err != nil {
+			return st, fmt.Errorf("reset manifest: %w", err)
+		}
+	}
+	ix.Rebuilt = ""
+	skip := func(rel, why string) {
+		st.Skipped++
+		if opts.OnSkip != nil {
+			opts.OnSkip(rel, why)
+		}
+	}
+	files, err := walk(ix.opts.Root, ix.opts.Rules, skip)
+	if err != nil {
+		return st, fmt.Errorf("walk %s: %w", ix.opts.Root, err)
+	}
+	entries, err := ix.man.all()
+	if err != nil {
+		return st, fmt.Errorf("read manifest: %w (remove %s to rebuild)", err, ix.opts.Dir)
+	}
+	lastAudit, _ := ix.man.getMeta(metaLastAudit)
+	auditAt, _ := time.Parse(time.RFC3339Nano, lastAudit)
+	st.Audited = opts.Audit || len(entries) > 0 && now().Sub(auditAt) >= ix.opts.AuditInterval
+	state, _ := ix.b.GetInternal([]byte(keyState))
+	dirty := string(state) != "ready"
+
+	present := make(map[string]bool, len(files))
+	var toRead []fileInfo
+	for _, f := range files {
+		present[f.Rel] = true
+		e, ok := entries[f.Rel]
+		if ok && !st.Audited && e.ModTime == f.ModTime && e.Size == f.Size && e.Meta == f.Meta {
+			st.Unchanged++
+			continue
+		}
+		toRead = append(toRead, f)
+	}
+	var deleted []string
+	for p := range entries {
+		if !present[p] {
+			deleted = append(deleted, p)
+		}
+	}
+	sort.Strings(deleted)
+
+	if len(toRead) == 0 && len(deleted) == 0 && !dirty {
+		st.Files = len(entries)
+		st.Took = time.Since(start)
+		return st, ix.finish(now(), st, false)
+	}
+	if !dirty {
+		if err := ix.setInternal(map[string]string{keyState: "building"}); err != nil {
+			return st, err
+		}
+		dirty = true
+	}
+	if opts.OnStart != nil {
+		opts.OnStart(len(toRead))
+	}
+
+	w := &batchWriter{ix: ix, ctx: ctx, lookup: dirty || opts.Force, st: &st, entries: entries}
+	w.reset()
+	for _, p := range deleted {
+		if err := w.remove(p); err != nil {
+			return st, err
+		}
+	}
+
+	results := make(chan readResult, 64)
+	rctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go readFiles(rctx, toRead, entries, results)
+	for r := range results {
+		st.Read++
+		if opts.OnFile != nil {
+			opts.OnFile(r.f.Rel)
+		}
+		_, known := entries[r.f.Rel]
+		switch {
+		case r.skipWhy != "":
+			skip(r.f.Rel, r.skipWhy)
+			if known {
+				err = w.remove(r.f.Rel)
+			}
+		case r.same:
+			st.Unchanged++
+			e := entries[r.f.Rel]
+			e.ModTime, e.Size = r.f.ModTime, r.f.Size
+			w.puts[r.f.Rel] = e
+		default:
+			if known {
+				st.Updated++
+			} else {
+				st.Added++
+			}
+			err = w.add(r)
+		}
+		if err != nil {
+			return st, err
+		}
+		if err := ctx.Err(); err != nil {
+			return st, err
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return st, err
+	}
+	if err := w.flush(); err != nil {
+		return st, err
+	}
+	n, err := ix.man.count()
+	if err != nil {
+		return st, err
+	}
+	st.Files = n
+	st.Took = time.Since(start)
+	return st, ix.finish(now(), st, true)
+}
+
+// finish records a completed build.
+func (ix *Index) finish(t time.Time, st BuildStats, changed bool) error {
+	kv := map[string]string{metaLastSync: t.UTC().Format(time.RFC3339Nano)}
+	if st.Audited || st.Rebuilt != "" {
+		kv[metaLastAudit] = kv[metaLastSync]
+	}
+	if last, _ := ix.man.getMeta(metaLastAudit); last == "" {
+		kv[metaLastAudit] = kv[metaLastSync]
+	}
+	if err := ix.man.setMeta(kv); err != nil {
+		return fmt.Errorf("write manifest: %w", err)
+	}
+	in := map[string]string{keySynced: kv[metaLastSync]}
+	if changed {
+		in[keyState] = "ready"
+		in[keyFiles] = strconv.Itoa(st.Files)
+		in[keySkipped] = strconv.Itoa(st.Skipped)
+	} else if prev := ix.internalInt(keySkipped); prev != st.Skipped {
+		in[keySkipped] = strconv.Itoa(st.Skipped)
+	}
+	return ix.setInternal(in)
+}
+
+func (ix *Index) setInternal(kv map[string]string) error {
+	b := ix.b.NewBatch()
+	for k, v := range kv {
+		b.SetInternal([]byte(k), []byte(v))
+	}
+	if err := ix.b.Batch(b); err != nil {
+		return fmt.Errorf("write index: %w", err)
+	}
+	return nil
+}
+
+// readFiles reads, hashes and parses files on a few goroutines.
+func readFiles(ctx context.Context, files []fileInfo, entries map[string]entry, out chan<- readResult) {
+	defer close(out)
+	jobs := make(chan fileInfo)
+	var wg sync.WaitGroup
+	workers := min(runtime.GOMAXPROCS(0), 4)
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for f := range jobs {
+				r := readOne(f, entries)
+				select {
+				case out <- r:
+				case <-ctx.Done():
+					return
+				}
+			}
+		}()
+	}
+	// Keep the walk order in the output as far as the workers allow: the
+	// batches then hold neighbouring files.
+	for _, f := range files {
+		select {
+		case jobs <- f:
+		case <-ctx.Done():
+		}
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	close(jobs)
+	wg.Wait()
+}
+
+func readOne(f fileInfo, entries map[string]entry) readResult {
+	r := readResult{f: f}
+	data, err := os.ReadFile(f.Abs)
+	if err != nil {
+		r.skipWhy = "unreadable: " + err.Error()
+		return r
+	}
+	sum := sha256.Sum256(data)
+	r.sha = hex.EncodeToString(sum[:])
+	if e, ok := entries[f.Rel]; ok && e.SHA256 == r.sha && e.Meta == f.Meta {
+		r.same = true
+		return r
+	}
+	text, enc, err := Decode(data)
+	if err != nil {
+		r.skipWhy = err.Error()
+		return r
+	}
+	var side []byte
+	if f.Meta != "" {
+		side = readSidecar(f.Abs)
+	}
+	r.doc = parseDocument(f.Rel, text, enc, side)
+	return r
+}
+
+// batchWriter accumulates index operations and writes them in bounded batches.
+type batchWriter struct {
+	ix      *Index
+	ctx     context.Context
+	lookup  bool // find a path's passages in Bleve too (after an interrupted build)
+	st      *BuildStats
+	entries map[string]entry
+
+	batch *bleve.Batch
+	bytes int
+	puts  map[string]entry
+	dels  []string
+}
+
+func (w *batchWriter) reset() {
+	w.batch = w.ix.b.NewBatch()
+	w.bytes = 0
+	w.puts = map[string]entry{}
+	w.dels = nil
+}
+
+// oldIDs returns the passage ids a path has in the index.
+func (w *batchWriter) oldIDs(p string) ([]string, error) {
+	ids := append([]string(nil), w.entries[p].IDs...)
+	if !w.lookup {
+		return ids, nil
+	}
+	q := bleve.NewTermQuery(p)
+	q.SetField(fieldPath)
+	req := bleve.NewSearchRequestOptions(q, 10000, 0, false)
+	req.Score = "none"
+	res, err := w.ix.b.SearchInContext(w.ctx, req)
+	if err != nil {
+		return nil, fmt.Errorf("find passages of %s: %w", p, err)
+	}
+	for _, h := range res.Hits {
+		ids = append(ids, h.ID)
+	}
+	return ids, nil
+}
+
+func (w *batchWriter) remove(p string) error {
+	ids, err := w.oldIDs(p)
+	if err != nil {
+		return err
+	}
+	for _, id := range ids {
+		w.batch.Delete(id)
+	}
+	w.dels = append(w.dels, p)
+	w.st.Deleted++
+	return w.maybeFlush()
+}
+
+func (w *batchWriter) add(r readResult) error {
+	ids, err := w.oldIDs(r.f.Rel)
+	if err != nil {
+		return err
+	}
+	for _, id := range ids {
+		w.batch.Delete(id)
+	}
+	d := r.doc
+	head := d.Head()
+	e := entry{ModTime: r.f.ModTime, Size: r.f.Size, SHA256: r.sha, Meta: r.f.Meta, Encoding: d.Encoding, Lines: d.Lines, Title: d.Title}
+	for _, p := range d.Passages {
+		id := passageID(d.Path, p.Start, p.End)
+		if err := w.batch.IndexAdvanced(passageDocument(id, d.Path, p.Text, head)); err != nil {
+			return fmt.Errorf("index %s: %w", d.Path, err)
+		}
+		e.IDs = append(e.IDs, id)
+		w.bytes += len(p.Text) + len(head)
+		w.st.Passages++
+	}
+	w.puts[d.Path] = e
+	return w.maybeFlush()
+}
+
+func (w *batchWriter) maybeFlush() error {
+	if w.bytes < w.ix.opts.BatchBytes && w.batch.Size() < 4096 {
+		return nil
+	}
+	return w.flush()
+}
+
+// flush writes the batch to Bleve, then the manifest.
+func (w *batchWriter) flush() error {
+	if w.batch.Size() > 0 {
+		if err := w.ix.b.Batch(w.batch); err != nil {
+			return fmt.Errorf("write index batch: %w", err)
+		}
+	}
+	if len(w.puts) > 0 || len(w.dels) > 0 {
+		if err := w.ix.man.apply(w.puts, w.dels); err != nil {
+			return fmt.Errorf("write manifest: %w", err)
+		}
+	}
+	w.reset()
+	return w.ctx.Err()
+}
+
+// passageID is the Bleve id of a passage: path#start-end.
+func passageID(p string, start, end int) string {
+	return p + "#" + strconv.Itoa(start) + "-" + strconv.Itoa(end)
+}
+
+// parsePassageID splits a passage id.
+func parsePassageID(id string) (p string, start, end int, ok bool) {
+	i := strings.LastIndexByte(id, '#')
+	if i < 0 {
+		return "", 0, 0, false
+	}
+	s, e, found := strings.Cut(id[i+1:], "-")
+	if !found {
+		return "", 0, 0, false
+	}
+	a, err1 := strconv.Atoi(s)
+	b, err2 := strconv.Atoi(e)
+	if err1 != nil || err2 != nil {
+		return "", 0, 0, false
+	}
+	return id[:i], a, b, true
+}
+
+// passageDocument builds the Bleve document of one passage.
+func passageDocument(id, p, text, head string) *document.Document {
+	ja := analyzer.ForBleve()
+	bi := analyzer.BigramForBleve()
+	doc := document.NewDocument(id)
+	doc.AddField(document.NewTextFieldCustom(fieldPath, nil, []byte(p), bindex.IndexField, keywordAnalyzer{}))
+	doc.AddField(document.NewTextFieldCustom(fieldBody, nil, []byte(text), bindex.IndexField, ja))
+	doc.AddField(document.NewTextFieldCustom(fieldGram, nil, []byte(text), bindex.IndexField, bi))
+	doc.AddField(document.NewTextFieldCustom(fieldHead, nil, []byte(head), bindex.IndexField, ja))
+	doc.AddField(document.NewTextFieldCustom(fieldHeadGram, nil, []byte(head), bindex.IndexField, bi))
+	return doc
+}
+
+// keywordAnalyzer indexes a whole value as one term.
+type keywordAnalyzer struct{}
+
+func (keywordAnalyzer) Analyze(input []byte) analysis.TokenStream {
+	return analysis.TokenStream{&analysis.Token{Term: input, Start: 0, End: len(input), Position: 1, Type: analysis.AlphaNumeric}}
+}

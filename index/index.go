@@ -1,0 +1,424 @@
+package index
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
+	"github.com/blevesearch/bleve/v2/index/scorch"
+	"github.com/blevesearch/bleve/v2/mapping"
+	bindex "github.com/blevesearch/bleve_index_api"
+
+	"lwr/analyzer"
+)
+
+// SchemaVersion changes whenever an existing index can no longer be read
+// as this code expects (mapping, fields, passages or analysis); an index of
+// another version is rebuilt.
+const SchemaVersion = "lwr-index-2+" + analyzer.Version
+
+// Bleve fields of a passage document.
+const (
+	fieldPath     = "path"      // the document's relative path (keyword)
+	fieldBody     = "body"      // the passage text, Japanese analyzer
+	fieldGram     = "gram"      // the passage text, bigram view
+	fieldHead     = "head"      // file name, folders, title, summary, lead
+	fieldHeadGram = "head_gram" // the same, bigram view
+)
+
+// Internal keys kept in the Bleve index itself.
+const (
+	keySchema     = "lwr.schema"
+	keyGeneration = "lwr.generation"
+	keyState      = "lwr.state" // "ready" or "building"
+	keyFiles      = "lwr.files"
+	keySynced     = "lwr.synced"
+	keySkipped    = "lwr.skipped"
+)
+
+// Sentinel errors of opening an index.
+var (
+	// ErrNotIndexed: the source root has no index yet.
+	ErrNotIndexed = errors.New("the source root is not indexed yet")
+	// ErrNeedsRebuild: the index exists but a build must run before it can
+	// be searched (another schema version, an interrupted build, damage).
+	ErrNeedsRebuild = errors.New("the index must be rebuilt")
+	// ErrNoRoot: the source root does not exist or is not a folder.
+	ErrNoRoot = errors.New("the source root does not exist")
+)
+
+// Options configure an index.
+type Options struct {
+	Root          string // the source root; made absolute by Open
+	Dir           string // the index folder, outside the source root
+	Rules         Rules
+	AuditInterval time.Duration
+	LockTimeout   time.Duration
+	BatchBytes    int
+	Role          string       // how a writer names itself to others, e.g. "lwr index build"
+	Logger        *slog.Logger // nil discards
+}
+
+func (o Options) withDefaults() Options {
+	if o.AuditInterval <= 0 {
+		o.AuditInterval = 24 * time.Hour
+	}
+	if o.LockTimeout <= 0 {
+		o.LockTimeout = 2 * time.Second
+	}
+	if o.BatchBytes <= 0 {
+		o.BatchBytes = 1 << 20
+	}
+	if o.Rules.MaxFileSize <= 0 {
+		o.Rules.MaxFileSize = 8 << 20
+	}
+	if len(o.Rules.Extensions) == 0 {
+		o.Rules.Extensions = []string{".md", ".txt"}
+	}
+	if o.Role == "" {
+		o.Role = "lwr"
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	return o
+}
+
+// CanonicalRoot returns the absolute, cleaned, symlink-resolved form of a
+// source root, which names its index.
+func CanonicalRoot(root string) (string, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return "", err
+	}
+	if r, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = r
+	}
+	return filepath.Clean(abs), nil
+}
+
+// DirFor returns the index folder of a source root inside a cache folder:
+// <cache>/<first 16 hex digits of the SHA-256 of the canonical root>.
+func DirFor(cacheDir, root string) (string, error) {
+	c, err := CanonicalRoot(root)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256([]byte(filepath.ToSlash(c)))
+	return filepath.Join(cacheDir, hex.EncodeToString(sum[:])[:16]), nil
+}
+
+// Index is an open index of one source root.
+type Index struct {
+	opts     Options
+	b        bleve.Index
+	man      *manifest // nil for readers
+	lock     *fileLock
+	writable bool
+	// Rebuilt says why Open started a new index, "" when it did not.
+	Rebuilt string
+}
+
+func (o Options) bleveDir() string    { return filepath.Join(o.Dir, "bleve") }
+func (o Options) manifestPath() string { return filepath.Join(o.Dir, "manifest.db") }
+func (o Options) lockPath() string     { return filepath.Join(o.Dir, "lock") }
+
+// checkRoot makes Root canonical and checks that it is a folder.
+func (o *Options) checkRoot() error {
+	st, err := os.Stat(o.Root)
+	if err != nil || !st.IsDir() {
+		return fmt.Errorf("%w: %s", ErrNoRoot, o.Root)
+	}
+	c, err := CanonicalRoot(o.Root)
+	if err != nil {
+		return fmt.Errorf("%w: %s: %v", ErrNoRoot, o.Root, err)
+	}
+	o.Root = c
+	if c2, err := CanonicalRoot(o.Dir); err == nil && (c2 == c || strings.HasPrefix(c2, c+string(filepath.Separator))) {
+		return fmt.Errorf("the index folder %s is inside the source root %s; set cache_dir to a folder outside it", o.Dir, c)
+	}
+	return nil
+}
+
+// Open opens the index of opts.Root for writing, creating it if needed,
+// and takes the one-writer lock (waiting up to LockTimeout). A damaged
+// index, an index of another schema version or one whose manifest does not
+// belong to it is set aside and started anew; Rebuilt says so.
+func Open(ctx context.Context, opts Options) (*Index, error) {
+	opts = opts.withDefaults()
+	if err := opts.checkRoot(); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(opts.Dir, 0o700); err != nil {
+		return nil, fmt.Errorf("create index folder %s: %w", opts.Dir, err)
+	}
+	lk, err := acquireLock(opts.Dir, opts.lockPath(), true, opts.LockTimeout, opts.Role)
+	if err != nil {
+		return nil, err
+	}
+	ix := &Index{opts: opts, lock: lk, writable: true}
+	if err := ix.openWriter(ctx); err != nil {
+		ix.Close()
+		return nil, err
+	}
+	return ix, nil
+}
+
+func (ix *Index) openWriter(ctx context.Context) error {
+	log := ix.opts.Logger
+	man, err := openManifest(ix.opts.manifestPath(), ix.opts.LockTimeout, false)
+	if err != nil {
+		if errors.Is(err, ErrLocked) {
+			return &LockedError{Dir: ix.opts.Dir}
+		}
+		log.Warn("manifest unreadable; starting anew", "path", ix.opts.manifestPath(), "err", err)
+		if err := setAside(ix.opts.manifestPath()); err != nil {
+			return err
+		}
+		if man, err = openManifest(ix.opts.manifestPath(), ix.opts.LockTimeout, false); err != nil {
+			return err
+		}
+	}
+	ix.man = man
+
+	dir := ix.opts.bleveDir()
+	if _, err := os.Stat(dir); err == nil {
+		b, err := bleve.OpenUsing(dir, map[string]any{"bolt_timeout": ix.opts.LockTimeout.String()})
+		switch {
+		case err == nil:
+			ix.b = b
+			if v, _ := b.GetInternal([]byte(keySchema)); string(v) != SchemaVersion {
+				ix.Rebuilt = fmt.Sprintf("index schema %q is not %q", v, SchemaVersion)
+			}
+		case isTimeout(err):
+			return &LockedError{Dir: ix.opts.Dir}
+		default:
+			ix.Rebuilt = "index could not be opened: " + err.Error()
+		}
+	} else {
+		ix.Rebuilt = "new index"
+	}
+	if ix.Rebuilt != "" {
+		if ix.Rebuilt != "new index" {
+			log.Warn("rebuilding the index", "dir", dir, "reason", ix.Rebuilt)
+		}
+		if err := ix.create(); err != nil {
+			return err
+		}
+	}
+	gen, err := ix.b.GetInternal([]byte(keyGeneration))
+	if err != nil {
+		return fmt.Errorf("read index generation: %w", err)
+	}
+	mgen, err := ix.man.getMeta(metaGeneration)
+	if err != nil {
+		return fmt.Errorf("read manifest: %w", err)
+	}
+	if string(gen) != mgen {
+		if mgen != "" {
+			log.Warn("manifest belongs to another index; it will be rebuilt", "dir", ix.opts.Dir)
+		}
+		if err := ix.man.reset(string(gen)); err != nil {
+			return fmt.Errorf("reset manifest: %w", err)
+		}
+	}
+	return ctx.Err()
+}
+
+// create replaces the Bleve index with a new, empty one.
+func (ix *Index) create() error {
+	dir := ix.opts.bleveDir()
+	if ix.b != nil {
+		_ = ix.b.Close()
+		ix.b = nil
+	}
+	if _, err := os.Stat(dir); err == nil {
+		if err := setAside(dir); err != nil {
+			return err
+		}
+	}
+	b, err := bleve.NewUsing(dir, newMapping(), scorch.Name, scorch.Name, map[string]any{"bolt_timeout": ix.opts.LockTimeout.String()})
+	if err != nil {
+		return fmt.Errorf("create index %s: %w", dir, err)
+	}
+	gen := make([]byte, 8)
+	_, _ = rand.Read(gen)
+	batch := b.NewBatch()
+	batch.SetInternal([]byte(keySchema), []byte(SchemaVersion))
+	batch.SetInternal([]byte(keyGeneration), []byte(hex.EncodeToString(gen)))
+	batch.SetInternal([]byte(keyState), []byte("building"))
+	if err := b.Batch(batch); err != nil {
+		b.Close()
+		return fmt.Errorf("create index %s: %w", dir, err)
+	}
+	ix.b = b
+	return nil
+}
+
+// setAside moves a damaged file or folder out of the way, keeping only the
+// latest such copy for inspection.
+func setAside(p string) error {
+	old := p + ".damaged"
+	if err := os.RemoveAll(old); err != nil {
+		return fmt.Errorf("remove %s: %w", old, err)
+	}
+	if err := os.Rename(p, old); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("set aside %s: %w", p, err)
+	}
+	return nil
+}
+
+func isTimeout(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "timeout")
+}
+
+// OpenReader opens an existing index for searching, sharing it with other
+// readers. It never builds: ErrNotIndexed and ErrNeedsRebuild tell the
+// caller to run a build first.
+func OpenReader(ctx context.Context, opts Options) (*Index, error) {
+	opts = opts.withDefaults()
+	if err := opts.checkRoot(); err != nil {
+		return nil, err
+	}
+	if _, err := os.Stat(filepath.Join(opts.bleveDir(), "index_meta.json")); err != nil {
+		if _, err2 := os.Stat(opts.bleveDir()); err2 == nil {
+			return nil, fmt.Errorf("%w: %s is incomplete", ErrNeedsRebuild, opts.bleveDir())
+		}
+		return nil, ErrNotIndexed
+	}
+	lk, err := acquireLock(opts.Dir, opts.lockPath(), false, opts.LockTimeout, "")
+	if err != nil {
+		return nil, err
+	}
+	b, err := bleve.OpenUsing(opts.bleveDir(), map[string]any{"read_only": true, "bolt_timeout": opts.LockTimeout.String()})
+	if err != nil {
+		lk.release()
+		if isTimeout(err) {
+			return nil, &LockedError{Dir: opts.Dir}
+		}
+		return nil, fmt.Errorf("%w: open %s: %v", ErrNeedsRebuild, opts.bleveDir(), err)
+	}
+	ix := &Index{opts: opts, b: b, lock: lk}
+	if v, _ := b.GetInternal([]byte(keySchema)); string(v) != SchemaVersion {
+		ix.Close()
+		return nil, fmt.Errorf("%w: it was built by another version of lwr", ErrNeedsRebuild)
+	}
+	if v, _ := b.GetInternal([]byte(keyState)); string(v) != "ready" {
+		ix.Close()
+		return nil, fmt.Errorf("%w: its last build did not finish", ErrNeedsRebuild)
+	}
+	return ix, ctx.Err()
+}
+
+// Close releases the index and its lock.
+func (ix *Index) Close() error {
+	var errs []error
+	if ix.b != nil {
+		errs = append(errs, ix.b.Close())
+		ix.b = nil
+	}
+	if ix.man != nil {
+		errs = append(errs, ix.man.Close())
+		ix.man = nil
+	}
+	errs = append(errs, ix.lock.release())
+	return errors.Join(errs...)
+}
+
+// Root is the canonical source root of the index.
+func (ix *Index) Root() string { return ix.opts.Root }
+
+// Dir is the index folder.
+func (ix *Index) Dir() string { return ix.opts.Dir }
+
+// Status describes an index.
+type Status struct {
+	Root     string
+	Dir      string
+	Schema   string
+	Files    int
+	Passages uint64
+	Skipped  int
+	LastSync time.Time
+	Ready    bool
+	Bytes    int64 // size on disk
+}
+
+// Status reports on the open index.
+func (ix *Index) Status() (Status, error) {
+	st := Status{Root: ix.opts.Root, Dir: ix.opts.Dir}
+	v, err := ix.b.GetInternal([]byte(keySchema))
+	if err != nil {
+		return st, err
+	}
+	st.Schema = string(v)
+	st.Passages, _ = ix.b.DocCount()
+	st.Files = ix.internalInt(keyFiles)
+	st.Skipped = ix.internalInt(keySkipped)
+	if v, _ := ix.b.GetInternal([]byte(keySynced)); len(v) > 0 {
+		st.LastSync, _ = time.Parse(time.RFC3339Nano, string(v))
+	}
+	s, _ := ix.b.GetInternal([]byte(keyState))
+	st.Ready = string(s) == "ready"
+	st.Bytes = dirSize(ix.opts.Dir)
+	return st, nil
+}
+
+func (ix *Index) internalInt(key string) int {
+	v, _ := ix.b.GetInternal([]byte(key))
+	n, _ := strconv.Atoi(string(v))
+	return n
+}
+
+func dirSize(dir string) int64 {
+	var n int64
+	_ = filepath.Walk(dir, func(_ string, info os.FileInfo, err error) error {
+		if err == nil && !info.IsDir() {
+			n += info.Size()
+		}
+		return nil
+	})
+	return n
+}
+
+// newMapping is the Bleve mapping of passage documents. Documents are built
+// field by field (see passageDocument); the mapping records the analyzers and
+// sets BM25, which can only be chosen when an index is created.
+func newMapping() mapping.IndexMapping {
+	im := bleve.NewIndexMapping()
+	im.ScoringModel = bindex.BM25Scoring
+	im.DefaultAnalyzer = analyzer.Name
+	im.DefaultField = fieldBody
+	im.StoreDynamic = false
+	im.IndexDynamic = false
+	im.DocValuesDynamic = false
+	dm := bleve.NewDocumentStaticMapping()
+	text := func(an string) *mapping.FieldMapping {
+		f := bleve.NewTextFieldMapping()
+		f.Analyzer = an
+		f.Store = false
+		f.IncludeInAll = false
+		f.IncludeTermVectors = false
+		f.DocValues = false
+		return f
+	}
+	dm.AddFieldMappingsAt(fieldPath, text(keyword.Name))
+	dm.AddFieldMappingsAt(fieldBody, text(analyzer.Name))
+	dm.AddFieldMappingsAt(fieldGram, text(analyzer.BigramName))
+	dm.AddFieldMappingsAt(fieldHead, text(analyzer.Name))
+	dm.AddFieldMappingsAt(fieldHeadGram, text(analyzer.BigramName))
+	im.DefaultMapping = dm
+	return im
+}

@@ -1,0 +1,165 @@
+package index
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+var (
+	bucketFiles = []byte("files")
+	bucketMeta  = []byte("meta")
+)
+
+// Meta keys of the manifest.
+const (
+	metaGeneration = "generation"
+	metaLastAudit  = "last_audit"
+	metaLastSync   = "last_sync"
+)
+
+// entry is what the manifest remembers of one indexed file.
+type entry struct {
+	ModTime  int64    `json:"mtime"`
+	Size     int64    `json:"size"`
+	SHA256   string   `json:"sha256"`
+	Meta     string   `json:"meta,omitempty"` // sidecar fingerprint
+	Encoding string   `json:"enc,omitempty"`
+	Lines    int      `json:"lines"`
+	Title    string   `json:"title,omitempty"`
+	IDs      []string `json:"ids"` // Bleve document ids of its passages
+}
+
+// manifest is the bbolt file of path → entry, plus build metadata.
+type manifest struct {
+	db *bolt.DB
+}
+
+func openManifest(p string, timeout time.Duration, readOnly bool) (*manifest, error) {
+	if readOnly {
+		if _, err := os.Stat(p); err != nil {
+			return nil, err
+		}
+	}
+	db, err := bolt.Open(p, 0o600, &bolt.Options{Timeout: timeout, ReadOnly: readOnly})
+	if err != nil {
+		if errors.Is(err, bolt.ErrTimeout) {
+			return nil, fmt.Errorf("open manifest %s: %w", p, ErrLocked)
+		}
+		return nil, fmt.Errorf("open manifest %s: %w", p, err)
+	}
+	if !readOnly {
+		err = db.Update(func(tx *bolt.Tx) error {
+			if _, err := tx.CreateBucketIfNotExists(bucketFiles); err != nil {
+				return err
+			}
+			_, err := tx.CreateBucketIfNotExists(bucketMeta)
+			return err
+		})
+		if err != nil {
+			db.Close()
+			return nil, fmt.Errorf("init manifest %s: %w", p, err)
+		}
+	}
+	return &manifest{db: db}, nil
+}
+
+func (m *manifest) Close() error { return m.db.Close() }
+
+// all returns every entry.
+func (m *manifest) all() (map[string]entry, error) {
+	out := map[string]entry{}
+	err := m.db.View(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketFiles)
+		if b == nil {
+			return nil
+		}
+		return b.ForEach(func(k, v []byte) error {
+			var e entry
+			if err := json.Unmarshal(v, &e); err != nil {
+				return fmt.Errorf("entry %q: %w", k, err)
+			}
+			out[string(k)] = e
+			return nil
+		})
+	})
+	return out, err
+}
+
+// count returns the number of entries.
+func (m *manifest) count() (int, error) {
+	n := 0
+	err := m.db.View(func(tx *bolt.Tx) error {
+		if b := tx.Bucket(bucketFiles); b != nil {
+			n = b.Stats().KeyN
+		}
+		return nil
+	})
+	return n, err
+}
+
+// apply writes entries and removes paths in one transaction.
+func (m *manifest) apply(put map[string]entry, del []string) error {
+	return m.db.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketFiles)
+		for _, p := range del {
+			if err := b.Delete([]byte(p)); err != nil {
+				return err
+			}
+		}
+		for p, e := range put {
+			v, err := json.Marshal(e)
+			if err != nil {
+				return err
+			}
+			if err := b.Put([]byte(p), v); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// reset removes every entry and sets a new generation.
+func (m *manifest) reset(gen string) error {
+	return m.db.Update(func(tx *bolt.Tx) error {
+		if err := tx.DeleteBucket(bucketFiles); err != nil && !errors.Is(err, bolt.ErrBucketNotFound) {
+			return err
+		}
+		if _, err := tx.CreateBucket(bucketFiles); err != nil {
+			return err
+		}
+		b := tx.Bucket(bucketMeta)
+		if err := b.Delete([]byte(metaLastAudit)); err != nil {
+			return err
+		}
+		return b.Put([]byte(metaGeneration), []byte(gen))
+	})
+}
+
+func (m *manifest) getMeta(key string) (string, error) {
+	var v string
+	err := m.db.View(func(tx *bolt.Tx) error {
+		if b := tx.Bucket(bucketMeta); b != nil {
+			v = string(b.Get([]byte(key)))
+		}
+		return nil
+	})
+	return v, err
+}
+
+func (m *manifest) setMeta(kv map[string]string) error {
+	return m.db.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketMeta)
+		for k, v := range kv {
+			if err := b.Put([]byte(k), []byte(v)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}

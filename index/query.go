@@ -1,0 +1,80 @@
+package index
+
+import (
+	"errors"
+	"strings"
+	"unicode"
+)
+
+// ErrEmptyQuery is returned for a query with no words.
+var ErrEmptyQuery = errors.New("the query is empty")
+
+// Word is one word of a query: a run of non-space characters, or the text
+// between quotes ("…", 「…」, 『…』, “…”), which must occur as written.
+type Word struct {
+	Text   string
+	Quoted bool
+}
+
+// Query is a parsed search query.
+type Query struct {
+	Words []Word
+}
+
+// String writes the query back in its canonical form.
+func (q Query) String() string {
+	parts := make([]string, len(q.Words))
+	for i, w := range q.Words {
+		if w.Quoted {
+			parts[i] = `"` + w.Text + `"`
+		} else {
+			parts[i] = w.Text
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// Text is the query's words joined by spaces, without quotes.
+func (q Query) Text() string {
+	parts := make([]string, len(q.Words))
+	for i, w := range q.Words {
+		parts[i] = w.Text
+	}
+	return strings.Join(parts, " ")
+}
+
+var quotePairs = map[rune]rune{'"': '"', '「': '」', '『': '』', '“': '”'}
+
+// ParseQuery splits a query into words. An unclosed quote runs to the end.
+func ParseQuery(s string) (Query, error) {
+	var q Query
+	rs := []rune(s)
+	for i := 0; i < len(rs); {
+		r := rs[i]
+		if unicode.IsSpace(r) {
+			i++
+			continue
+		}
+		if closing, ok := quotePairs[r]; ok {
+			j := i + 1
+			for j < len(rs) && rs[j] != closing {
+				j++
+			}
+			if t := strings.TrimSpace(string(rs[i+1 : j])); t != "" {
+				q.Words = append(q.Words, Word{Text: t, Quoted: true})
+			}
+			i = j + 1
+			continue
+		}
+		j := i
+		for j < len(rs) && !unicode.IsSpace(rs[j]) {
+			j++
+		}
+		q.Words = append(q.Words, Word{Text: string(rs[i:j])})
+		i = j
+	}
+	if len(q.Words) == 0 {
+		return q, ErrEmptyQuery
+	}
+	return q, nil
+}

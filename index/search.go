@@ -1,0 +1,523 @@
+package index
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/search"
+	"github.com/blevesearch/bleve/v2/search/query"
+
+	"lwr/analyzer"
+)
+
+// Mode is how a search matches documents.
+type Mode int
+
+// Search modes.
+const (
+	// Ranked scores documents by relevance (BM25 over the analyzed fields
+	// with boosts and bonuses) and returns the best ones.
+	Ranked Mode = iota
+	// FullText returns every document whose text holds every query word
+	// literally (after Fold), ordered by the number of occurrences.
+	FullText
+)
+
+func (m Mode) String() string {
+	if m == FullText {
+		return "fulltext"
+	}
+	return "ranked"
+}
+
+// ParseMode reads a mode name.
+func ParseMode(s string) (Mode, error) {
+	switch strings.ToLower(s) {
+	case "", "ranked":
+		return Ranked, nil
+	case "fulltext", "full-text", "exact":
+		return FullText, nil
+	}
+	return Ranked, fmt.Errorf("unknown search mode %q; use ranked or fulltext", s)
+}
+
+// SearchOptions are the knobs of one search.
+type SearchOptions struct {
+	Mode Mode
+	// Limit is the number of files returned: 8 in ranked mode when zero;
+	// in full-text mode zero means every matching file.
+	Limit int
+	// MaxChars bounds each snippet, in characters (1200 when zero).
+	MaxChars int
+	// Synonyms are extra words, matched at a lower weight (ranked mode).
+	Synonyms []string
+	// Dictionary adds the synonyms of the query's words (ranked mode).
+	Dictionary *analyzer.Synonyms
+	// Exclude leaves out files: a relative path, a folder (every file
+	// under it) or a glob on the relative path.
+	Exclude []string
+	// Explain attaches to each match why it scored as it did.
+	Explain bool
+}
+
+func (o SearchOptions) withDefaults() SearchOptions {
+	if o.Limit <= 0 && o.Mode == Ranked {
+		o.Limit = 8
+	}
+	if o.MaxChars <= 0 {
+		o.MaxChars = 1200
+	}
+	return o
+}
+
+// Match is one file found by a search.
+type Match struct {
+	Path      string // relative to the source root, forward slashes
+	Score     float64
+	Snippet   string // the text of lines StartLine..EndLine, trimmed at the edges only
+	StartLine int
+	EndLine   int
+	ModTime   time.Time
+	// Highlights are byte ranges of Snippet that hold query words.
+	Highlights [][2]int
+	// Occurrences counts the query words in the file (full-text mode).
+	Occurrences int
+	// Passage is the line range of the best passage (ranked mode).
+	PassageStart, PassageEnd int
+	Explain                  string
+}
+
+// Result is the answer to a search.
+type Result struct {
+	Mode    Mode
+	Matches []Match
+	// Total is the number of matching files found (full-text: all of them;
+	// ranked: those among the passages examined).
+	Total int
+	// Scanned is the number of files in the index.
+	Scanned int
+	// Terms are the analyzed words searched for (ranked) or the literal
+	// words (full-text).
+	Terms []string
+	// Synonyms are the synonyms that were added.
+	Synonyms []string
+	Took     time.Duration
+}
+
+// Search runs a query.
+func (ix *Index) Search(ctx context.Context, q Query, opts SearchOptions) (*Result, error) {
+	start := time.Now()
+	opts = opts.withDefaults()
+	var (
+		res *Result
+		err error
+	)
+	if opts.Mode == FullText {
+		res, err = ix.fullText(ctx, q, opts)
+	} else {
+		res, err = ix.ranked(ctx, q, opts)
+	}
+	if err != nil {
+		return nil, err
+	}
+	res.Mode = opts.Mode
+	res.Scanned = ix.internalInt(keyFiles)
+	res.Took = time.Since(start)
+	return res, nil
+}
+
+// Weights of the ranked query's clauses. BM25 scores every term clause;
+// Bleve multiplies each disjunction by the share of its clauses that match.
+const (
+	wBody     = 1.0
+	wHead     = 2.0
+	wGram     = 0.1
+	wHeadGram = 0.2
+	wSynonym  = 0.4
+	wAllWords = 1.0
+)
+
+// rankedPlan is the query a ranked search runs, and what it looks for.
+type rankedPlan struct {
+	terms    []string // analyzed query words
+	synTerms []string // analyzed synonym words
+	synonyms []string
+	literals []string // folded strings to find in snippets
+	quoted   []string // folded quoted words, which must occur
+	q        query.Query
+}
+
+func termQ(field, term string, boost float64) query.Query {
+	t := bleve.NewTermQuery(term)
+	t.SetField(field)
+	t.SetBoost(boost)
+	return t
+}
+
+// planRanked analyzes the query and builds the Bleve query.
+func planRanked(q Query, opts SearchOptions) rankedPlan {
+	a := analyzer.Default()
+	text := q.Text()
+	var p rankedPlan
+	seen := map[string]bool{}
+	lits := map[string]bool{}
+	addLit := func(s string) {
+		s = analyzer.Fold(strings.TrimSpace(s))
+		if s != "" && !lits[s] && (utf8.RuneCountInString(s) > 1 || s[0] >= utf8.RuneSelf) {
+			lits[s] = true
+			p.literals = append(p.literals, s)
+		}
+	}
+	toks := a.Tokens(text)
+	var spans []string
+	for i, t := range toks {
+		if !seen[t.Term] {
+			seen[t.Term] = true
+			p.terms = append(p.terms, t.Term)
+		}
+		addLit(text[t.Start:t.End])
+		addLit(t.Term)
+		// Merge neighbouring Japanese tokens into spans for the bigram view.
+		if t.Kind == analyzer.KindJapanese {
+			if i > 0 && toks[i-1].Kind == analyzer.KindJapanese && toks[i-1].End == t.Start && len(spans) > 0 {
+				spans[len(spans)-1] += text[t.Start:t.End]
+			} else {
+				spans = append(spans, text[t.Start:t.End])
+			}
+		}
+	}
+	for _, w := range q.Words {
+		if w.Quoted {
+			p.quoted = append(p.quoted, analyzer.Fold(w.Text))
+			addLit(w.Text)
+		}
+	}
+	p.synonyms = append(append([]string(nil), opts.Synonyms...), opts.Dictionary.Expand(text)...)
+	for _, s := range p.synonyms {
+		for _, t := range a.Tokens(s) {
+			if !seen[t.Term] {
+				seen[t.Term] = true
+				p.synTerms = append(p.synTerms, t.Term)
+			}
+		}
+		addLit(s)
+	}
+	if len(p.terms) == 0 && len(p.quoted) == 0 {
+		return p
+	}
+
+	var body, head, gram, headGram, syn []query.Query
+	for _, t := range p.terms {
+		body = append(body, termQ(fieldBody, t, wBody))
+		head = append(head, termQ(fieldHead, t, wHead))
+	}
+	bis := map[string]bool{}
+	for _, s := range spans {
+		for _, g := range analyzer.QueryBigrams(s) {
+			if !bis[g] {
+				bis[g] = true
+				gram = append(gram, termQ(fieldGram, g, wGram))
+				headGram = append(headGram, termQ(fieldHeadGram, g, wHeadGram))
+			}
+		}
+	}
+	for _, t := range p.synTerms {
+		syn = append(syn, termQ(fieldBody, t, wSynonym*wBody), termQ(fieldHead, t, wSynonym*wHead))
+	}
+	var top []query.Query
+	for _, qs := range [][]query.Query{body, head, gram, headGram, syn} {
+		if len(qs) > 0 {
+			top = append(top, bleve.NewDisjunctionQuery(qs...))
+		}
+	}
+	if len(p.terms) > 1 {
+		var all []query.Query
+		for _, t := range p.terms {
+			all = append(all, bleve.NewDisjunctionQuery(termQ(fieldBody, t, wAllWords*wBody), termQ(fieldHead, t, wAllWords*wHead)))
+		}
+		top = append(top, bleve.NewConjunctionQuery(all...))
+	}
+	var must []query.Query
+	for _, w := range p.quoted {
+		must = append(must, literalQuery(w, wGram))
+	}
+	switch {
+	case len(top) == 0:
+		p.q = bleve.NewConjunctionQuery(must...)
+	case len(must) == 0:
+		p.q = bleve.NewDisjunctionQuery(top...)
+	default:
+		p.q = bleve.NewConjunctionQuery(append(must, bleve.NewDisjunctionQuery(top...))...)
+	}
+	return p
+}
+
+// literalQuery finds the passages that may hold a folded word literally:
+// every bigram of it in the bigram view, and for a one-character run a
+// term of the view that starts with it.
+func literalQuery(w string, boost float64) query.Query {
+	var qs []query.Query
+	for _, run := range strings.Fields(w) {
+		if utf8.RuneCountInString(run) == 1 {
+			pq := bleve.NewPrefixQuery(run)
+			pq.SetField(fieldGram)
+			pq.SetBoost(boost)
+			qs = append(qs, pq)
+			continue
+		}
+		for _, g := range analyzer.QueryBigrams(run) {
+			qs = append(qs, termQ(fieldGram, g, boost))
+		}
+	}
+	if len(qs) == 1 {
+		return qs[0]
+	}
+	return bleve.NewConjunctionQuery(qs...)
+}
+
+// excluded reports whether a path is left out by the Exclude options.
+func excluded(p string, ex []string) bool {
+	for _, e := range ex {
+		e = strings.TrimSuffix(filepath.ToSlash(strings.TrimPrefix(e, "./")), "/")
+		if e == "" {
+			continue
+		}
+		if p == e || strings.HasPrefix(p, e+"/") {
+			return true
+		}
+		if ok, _ := path.Match(e, p); ok {
+			return true
+		}
+	}
+	return false
+}
+
+func (ix *Index) ranked(ctx context.Context, q Query, opts SearchOptions) (*Result, error) {
+	p := planRanked(q, opts)
+	res := &Result{Terms: p.terms, Synonyms: p.synonyms}
+	if p.q == nil {
+		return res, nil
+	}
+	type cand struct {
+		path       string
+		start, end int
+		score      float64
+		expl       *search.Explanation
+	}
+	var cands []cand
+	size := opts.Limit * 6
+	for {
+		req := bleve.NewSearchRequestOptions(p.q, size, 0, opts.Explain)
+		sr, err := ix.b.SearchInContext(ctx, req)
+		if err != nil {
+			return nil, fmt.Errorf("search: %w", err)
+		}
+		cands = cands[:0]
+		seen := map[string]bool{}
+		for _, h := range sr.Hits {
+			pth, s, e, ok := parsePassageID(h.ID)
+			if !ok || seen[pth] || excluded(pth, opts.Exclude) {
+				continue
+			}
+			seen[pth] = true
+			cands = append(cands, cand{pth, s, e, h.Score, h.Expl})
+		}
+		// Ask for more passages when the best ones crowd into too few files.
+		if len(cands) >= opts.Limit+2 || uint64(len(sr.Hits)) >= sr.Total {
+			break
+		}
+		size *= 4
+	}
+	res.Total = len(cands)
+	for _, c := range cands {
+		if len(res.Matches) >= opts.Limit {
+			break
+		}
+		m, ok, err := ix.snippet(c.path, c.start, c.end, p.literals, p.quoted, opts.MaxChars)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			continue
+		}
+		m.Score = c.score
+		m.PassageStart, m.PassageEnd = c.start, c.end
+		if opts.Explain {
+			m.Explain = explain(c.expl)
+		}
+		res.Matches = append(res.Matches, m)
+	}
+	return res, nil
+}
+
+func (ix *Index) fullText(ctx context.Context, q Query, opts SearchOptions) (*Result, error) {
+	var words []string
+	seen := map[string]bool{}
+	for _, w := range q.Words {
+		f := analyzer.Fold(w.Text)
+		if strings.TrimSpace(f) != "" && !seen[f] {
+			seen[f] = true
+			words = append(words, f)
+		}
+	}
+	res := &Result{Terms: words}
+	if len(words) == 0 {
+		return res, nil
+	}
+	n, err := ix.b.DocCount()
+	if err != nil {
+		return nil, err
+	}
+	// Candidate files: for each word, the files with a passage that has
+	// all its bigrams; then those that have every word.
+	var cand map[string]bool
+	for _, w := range words {
+		req := bleve.NewSearchRequestOptions(literalQuery(w, 1), int(n)+1, 0, false)
+		req.Score = "none"
+		sr, err := ix.b.SearchInContext(ctx, req)
+		if err != nil {
+			return nil, fmt.Errorf("search: %w", err)
+		}
+		files := map[string]bool{}
+		for _, h := range sr.Hits {
+			if pth, _, _, ok := parsePassageID(h.ID); ok && (cand == nil || cand[pth]) && !excluded(pth, opts.Exclude) {
+				files[pth] = true
+			}
+		}
+		cand = files
+		if len(cand) == 0 {
+			break
+		}
+	}
+	paths := make([]string, 0, len(cand))
+	for p := range cand {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+
+	// Verify every candidate against its text, on a few goroutines.
+	type verified struct {
+		m   Match
+		ok  bool
+		err error
+	}
+	out := make([]verified, len(paths))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				m, ok, err := ix.verifyLiteral(paths[i], words, opts.MaxChars)
+				out[i] = verified{m, ok, err}
+			}
+		}()
+	}
+	for i := range paths {
+		if ctx.Err() != nil {
+			break
+		}
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	for _, v := range out {
+		if v.err != nil {
+			return nil, v.err
+		}
+		if v.ok {
+			res.Matches = append(res.Matches, v.m)
+		}
+	}
+	sort.SliceStable(res.Matches, func(i, j int) bool {
+		if res.Matches[i].Occurrences != res.Matches[j].Occurrences {
+			return res.Matches[i].Occurrences > res.Matches[j].Occurrences
+		}
+		return res.Matches[i].Path < res.Matches[j].Path
+	})
+	res.Total = len(res.Matches)
+	if opts.Limit > 0 && len(res.Matches) > opts.Limit {
+		res.Matches = res.Matches[:opts.Limit]
+	}
+	return res, nil
+}
+
+// verifyLiteral reads a candidate file and checks that it holds every word.
+func (ix *Index) verifyLiteral(rel string, words []string, maxChars int) (Match, bool, error) {
+	abs := filepath.Join(ix.opts.Root, filepath.FromSlash(rel))
+	st, err := os.Stat(abs)
+	if err != nil {
+		return Match{}, false, nil
+	}
+	text, _, err := ReadText(abs)
+	if err != nil {
+		return Match{}, false, nil
+	}
+	f := analyzer.Fold(text)
+	occ := 0
+	for _, w := range words {
+		c := strings.Count(f, w)
+		if c == 0 {
+			return Match{}, false, nil
+		}
+		occ += c
+	}
+	lines := Lines(text)
+	m := snippetOf(lines, 1, len(lines), words, maxChars)
+	m.Path = rel
+	m.ModTime = st.ModTime()
+	m.Occurrences = occ
+	m.Score = float64(occ)
+	return m, true, nil
+}
+
+// snippet reads a file and cuts the snippet of a ranked hit from its
+// passage lines; ok is false when the file is gone or no longer holds a
+// quoted word.
+func (ix *Index) snippet(rel string, start, end int, literals, quoted []string, maxChars int) (Match, bool, error) {
+	abs := filepath.Join(ix.opts.Root, filepath.FromSlash(rel))
+	st, err := os.Stat(abs)
+	if err != nil {
+		return Match{}, false, nil
+	}
+	text, _, err := ReadText(abs)
+	if err != nil {
+		return Match{}, false, nil
+	}
+	lines := Lines(text)
+	if start > len(lines) {
+		start, end = 1, len(lines)
+	}
+	end = min(end, len(lines))
+	if len(quoted) > 0 {
+		f := analyzer.Fold(strings.Join(lines[start-1:end], "\n"))
+		for _, w := range quoted {
+			if !strings.Contains(f, w) {
+				return Match{}, false, nil
+			}
+		}
+	}
+	m := snippetOf(lines, start, end, literals, maxChars)
+	if len(m.Highlights) == 0 && (start > 1 || end < len(lines)) {
+		// The file changed since it was indexed: look in all of it.
+		if m2 := snippetOf(lines, 1, len(lines), literals, maxChars); len(m2.Highlights) > 0 {
+			m = m2
+		}
+	}
+	m.Path = rel
+	m.ModTime = st.ModTime()
+	return m, true, nil
+}

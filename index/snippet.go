@@ -1,0 +1,185 @@
+package index
+
+import (
+	"math/bits"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"lwr/analyzer"
+)
+
+// snippetOf cuts a snippet from lines from..to (1-based, inclusive): the
+// window of whole lines that holds the most distinct words (folded) within
+// maxChars characters, widened with neighbouring lines while it fits, with
+// blank lines dropped at its edges. A single line longer than maxChars is
+// cut around its first word. The snippet is exactly the text of its lines,
+// trimmed at the edges only.
+func snippetOf(lines []string, from, to int, words []string, maxChars int) Match {
+	if len(words) > 64 {
+		words = words[:64]
+	}
+	from = max(from, 1)
+	to = min(to, len(lines))
+	n := to - from + 1
+	if n <= 0 {
+		return Match{StartLine: 1, EndLine: 1}
+	}
+	masks := make([]uint64, n)
+	chars := make([]int, n)
+	var hitLines []int
+	for i := range n {
+		l := lines[from-1+i]
+		chars[i] = utf8.RuneCountInString(l)
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		fl := analyzer.Fold(l)
+		for j, w := range words {
+			if strings.Contains(fl, w) {
+				masks[i] |= 1 << j
+			}
+		}
+		if masks[i] != 0 {
+			hitLines = append(hitLines, i)
+		}
+	}
+	// Best window: most distinct words, then fewest characters.
+	a, b := -1, -1
+	bestWords, bestChars := -1, 0
+	for _, s := range hitLines {
+		var m uint64
+		c := -1
+		for e := s; e < n; e++ {
+			c += chars[e] + 1
+			if c > maxChars && e > s {
+				break
+			}
+			m |= masks[e]
+			if masks[e] == 0 {
+				continue
+			}
+			k := bits.OnesCount64(m)
+			if k > bestWords || k == bestWords && c < bestChars {
+				a, b, bestWords, bestChars = s, e, k, c
+			}
+		}
+	}
+	if a < 0 {
+		// No word in these lines: the first lines that have text.
+		a = 0
+		for a < n-1 && strings.TrimSpace(lines[from-1+a]) == "" {
+			a++
+		}
+		b, bestChars = a, chars[a]
+	}
+	// Widen with context while it fits, one line before, one after.
+	c := bestChars
+	for grew := true; grew; {
+		grew = false
+		if a > 0 && c+chars[a-1]+1 <= maxChars {
+			a--
+			c += chars[a] + 1
+			grew = true
+		}
+		if b < n-1 && c+chars[b+1]+1 <= maxChars {
+			b++
+			c += chars[b] + 1
+			grew = true
+		}
+	}
+	for a < b && strings.TrimSpace(lines[from-1+a]) == "" {
+		a++
+	}
+	for b > a && strings.TrimSpace(lines[from-1+b]) == "" {
+		b--
+	}
+	m := Match{StartLine: from + a, EndLine: from + b}
+	text := strings.Join(lines[from-1+a:from+b], "\n")
+	if utf8.RuneCountInString(text) > maxChars {
+		// Only a single line can be this long: cut it around its first word.
+		text = cutLine(text, words, maxChars)
+	}
+	m.Snippet = strings.TrimSpace(text)
+	m.Highlights = highlights(m.Snippet, words)
+	return m
+}
+
+// cutLine returns maxChars characters of a long line around the first word.
+func cutLine(line string, words []string, maxChars int) string {
+	f := foldForHighlight(line)
+	at := -1
+	for _, w := range words {
+		if i := strings.Index(f.text, w); i >= 0 && (at < 0 || i < at) {
+			at = i
+		}
+	}
+	startByte := 0
+	if at >= 0 {
+		startByte, _ = f.orig(at, at+1)
+	}
+	// Start a quarter of the budget before the word, at a rune boundary.
+	runesBefore := utf8.RuneCountInString(line[:startByte])
+	first := max(0, runesBefore-maxChars/4)
+	rs := []rune(line)
+	last := min(len(rs), first+maxChars)
+	first = max(0, last-maxChars)
+	return string(rs[first:last])
+}
+
+// highlights returns the byte ranges of text that hold words, merged where
+// they touch or overlap.
+func highlights(text string, words []string) [][2]int {
+	if text == "" || len(words) == 0 {
+		return nil
+	}
+	f := foldForHighlight(text)
+	var hs [][2]int
+	for _, w := range words {
+		for off := 0; off < len(f.text); {
+			i := strings.Index(f.text[off:], w)
+			if i < 0 {
+				break
+			}
+			i += off
+			a, b := f.orig(i, i+len(w))
+			hs = append(hs, [2]int{a, b})
+			off = i + len(w)
+		}
+	}
+	if len(hs) == 0 {
+		return nil
+	}
+	sort.Slice(hs, func(i, j int) bool { return hs[i][0] < hs[j][0] || hs[i][0] == hs[j][0] && hs[i][1] > hs[j][1] })
+	out := hs[:1]
+	for _, h := range hs[1:] {
+		last := &out[len(out)-1]
+		if h[0] <= last[1] {
+			last[1] = max(last[1], h[1])
+			continue
+		}
+		out = append(out, h)
+	}
+	return out
+}
+
+// foldForHighlight folds text keeping the map to original offsets.
+func foldForHighlight(s string) mappedText {
+	t, start, end := analyzer.FoldMapped(s)
+	return mappedText{text: t, start: start, end: end}
+}
+
+type mappedText struct {
+	text       string
+	start, end []int
+}
+
+func (m mappedText) orig(a, b int) (int, int) {
+	if m.start == nil {
+		return a, b
+	}
+	if b <= a {
+		return m.start[a], m.start[a]
+	}
+	return m.start[a], m.end[b-1]
+}

@@ -1,0 +1,281 @@
+package index
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/japanese"
+	"golang.org/x/text/encoding/unicode"
+)
+
+// Errors of reading one source file. The build skips such files and counts
+// them; search reports them.
+var (
+	ErrBinary   = errors.New("binary file")
+	ErrEncoding = errors.New("text is not UTF-8, UTF-16, Shift_JIS (CP932) or EUC-JP")
+)
+
+// sidecarSuffix names the metadata file that sits beside a document.
+const sidecarSuffix = ".meta.yaml"
+
+// Rules decides which files of a source root are indexed.
+type Rules struct {
+	Extensions  []string // lower case, with the dot
+	Exclude     []string // extra globs, on the relative path and the base name
+	MaxFileSize int64
+}
+
+// fileInfo is what a walk learns of one file without reading it.
+type fileInfo struct {
+	Rel     string // relative path with forward slashes: the document id
+	Abs     string
+	Size    int64
+	ModTime int64 // unix nanoseconds
+	Meta    string // fingerprint of the sidecar, "" when there is none
+}
+
+// Excluded reports why a file (relative path, forward slashes) is never
+// indexed, or "" when it may be.
+func (r Rules) Excluded(rel string) string {
+	base := path.Base(rel)
+	for _, seg := range strings.Split(rel, "/") {
+		if strings.HasPrefix(seg, ".") {
+			return "hidden"
+		}
+	}
+	lb := strings.ToLower(base)
+	switch {
+	case lb == ".env" || strings.HasPrefix(lb, ".env."):
+		return "secret"
+	case strings.HasPrefix(lb, "secrets.") || lb == "secrets":
+		return "secret"
+	case strings.HasSuffix(lb, sidecarSuffix):
+		return "sidecar"
+	case strings.HasSuffix(lb, ".bak"):
+		return "backup"
+	case isTempName(base):
+		return "temporary"
+	}
+	for _, g := range r.Exclude {
+		if ok, _ := path.Match(g, rel); ok {
+			return "excluded"
+		}
+		if ok, _ := path.Match(g, base); ok {
+			return "excluded"
+		}
+	}
+	ext := strings.ToLower(path.Ext(base))
+	for _, e := range r.Extensions {
+		if ext == e {
+			return ""
+		}
+	}
+	return "extension"
+}
+
+// isTempName matches the temporary files editors and office suites write.
+func isTempName(base string) bool {
+	switch {
+	case strings.HasSuffix(base, "~"),
+		strings.HasSuffix(base, ".swp"), strings.HasSuffix(base, ".swx"), strings.HasSuffix(base, ".swo"),
+		strings.HasSuffix(base, ".tmp"), strings.HasSuffix(base, ".temp"), strings.HasSuffix(base, ".part"),
+		strings.HasSuffix(base, ".crdownload"),
+		strings.HasPrefix(base, ".#"), strings.HasPrefix(base, "~$"), strings.HasPrefix(base, "#") && strings.HasSuffix(base, "#"),
+		base == "4913":
+		return true
+	}
+	return false
+}
+
+// walk lists the indexable files under root. Symbolic links are not
+// followed; hidden folders are not entered.
+func walk(root string, rules Rules, skipped func(rel, why string)) ([]fileInfo, error) {
+	var files []fileInfo
+	sidecars := map[string]string{}
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		rel, _ := filepath.Rel(root, p)
+		rel = filepath.ToSlash(rel)
+		if err != nil {
+			if p == root {
+				return err
+			}
+			skipped(rel, "unreadable: "+err.Error())
+			if d != nil && d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if p == root {
+			return nil
+		}
+		if d.IsDir() {
+			if strings.HasPrefix(d.Name(), ".") {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if d.Type()&fs.ModeSymlink != 0 || !d.Type().IsRegular() {
+			return nil
+		}
+		why := rules.Excluded(rel)
+		if why == "sidecar" {
+			if info, err := d.Info(); err == nil {
+				sidecars[strings.TrimSuffix(rel, sidecarSuffix)] = fmt.Sprintf("%d:%d", info.Size(), info.ModTime().UnixNano())
+			}
+			return nil
+		}
+		if why != "" {
+			if why != "extension" && why != "hidden" {
+				skipped(rel, why)
+			}
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			skipped(rel, "unreadable: "+err.Error())
+			return nil
+		}
+		if info.Size() > rules.MaxFileSize {
+			skipped(rel, fmt.Sprintf("larger than %d bytes", rules.MaxFileSize))
+			return nil
+		}
+		files = append(files, fileInfo{Rel: rel, Abs: p, Size: info.Size(), ModTime: info.ModTime().UnixNano()})
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for i := range files {
+		files[i].Meta = sidecars[files[i].Rel]
+	}
+	return files, nil
+}
+
+// ReadText reads a source file and returns its text as valid UTF-8 and the
+// encoding it was stored in.
+func ReadText(p string) (text string, enc string, err error) {
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return "", "", err
+	}
+	return Decode(data)
+}
+
+var (
+	bomUTF8    = []byte{0xEF, 0xBB, 0xBF}
+	bomUTF16LE = []byte{0xFF, 0xFE}
+	bomUTF16BE = []byte{0xFE, 0xFF}
+)
+
+// Decode turns the bytes of a text file into UTF-8: a byte order mark
+// decides first, then UTF-8 validity, then whichever of Shift_JIS (CP932)
+// and EUC-JP decodes cleanly and reads as Japanese. Binary data and text in
+// any other encoding are errors: lwr never indexes mojibake.
+func Decode(data []byte) (text string, enc string, err error) {
+	switch {
+	case bytes.HasPrefix(data, bomUTF8):
+		return strings.ToValidUTF8(string(data[3:]), "\uFFFD"), "utf-8-bom", nil
+	case bytes.HasPrefix(data, bomUTF16LE):
+		return decodeWith(unicode.UTF16(unicode.LittleEndian, unicode.UseBOM), data, "utf-16le")
+	case bytes.HasPrefix(data, bomUTF16BE):
+		return decodeWith(unicode.UTF16(unicode.BigEndian, unicode.UseBOM), data, "utf-16be")
+	}
+	head := data
+	if len(head) > 8192 {
+		head = head[:8192]
+	}
+	if bytes.IndexByte(head, 0) >= 0 {
+		return "", "", ErrBinary
+	}
+	if utf8.Valid(data) {
+		if controlShare(string(head)) > 0.05 {
+			return "", "", ErrBinary
+		}
+		return string(data), "utf-8", nil
+	}
+	type cand struct {
+		name string
+		text string
+		bad  int
+		ja   float64
+	}
+	var best *cand
+	for _, c := range []struct {
+		name string
+		e    encoding.Encoding
+	}{{"shift_jis", japanese.ShiftJIS}, {"euc-jp", japanese.EUCJP}} {
+		out, err := c.e.NewDecoder().Bytes(data)
+		if err != nil {
+			continue
+		}
+		s := string(out)
+		x := &cand{name: c.name, text: s, bad: strings.Count(s, "\uFFFD"), ja: japaneseShare(s)}
+		if best == nil || x.bad < best.bad || x.bad == best.bad && x.ja > best.ja {
+			best = x
+		}
+	}
+	if best == nil || best.bad > 0 || best.ja < 0.2 {
+		if best != nil && controlShare(best.text) > 0.05 {
+			return "", "", ErrBinary
+		}
+		return "", "", ErrEncoding
+	}
+	return best.text, best.name, nil
+}
+
+func decodeWith(e encoding.Encoding, data []byte, name string) (string, string, error) {
+	out, err := e.NewDecoder().Bytes(data)
+	if err != nil {
+		return "", "", fmt.Errorf("%w: %v", ErrEncoding, err)
+	}
+	return strings.ToValidUTF8(string(out), "\uFFFD"), name, nil
+}
+
+// japaneseShare is the share of non-ASCII characters that are hiragana,
+// full-width katakana, CJK ideographs or Japanese punctuation: high for a
+// right guess, low for mojibake (which is full of half-width katakana and
+// rare symbols).
+func japaneseShare(s string) float64 {
+	var ja, other int
+	for _, r := range s {
+		if r < utf8.RuneSelf {
+			continue
+		}
+		switch {
+		case r >= 0x3040 && r <= 0x30FF, // hiragana, katakana
+			r >= 0x4E00 && r <= 0x9FFF, // CJK ideographs
+			r >= 0x3000 && r <= 0x303F, // CJK punctuation
+			r >= 0xFF01 && r <= 0xFF5E: // full-width ASCII
+			ja++
+		default:
+			other++
+		}
+	}
+	if ja+other == 0 {
+		return 1
+	}
+	return float64(ja) / float64(ja+other)
+}
+
+// controlShare is the share of control characters other than white space.
+func controlShare(s string) float64 {
+	var ctl, n int
+	for _, r := range s {
+		n++
+		if r < 0x20 && r != '\n' && r != '\r' && r != '\t' && r != '\f' && r != '\v' || r == 0x7f {
+			ctl++
+		}
+	}
+	if n == 0 {
+		return 0
+	}
+	return float64(ctl) / float64(n)
+}
