@@ -110,7 +110,9 @@ func (ix *Index) Build(ctx context.Context, opts BuildOptions) (BuildStats, erro
 	auditAt, _ := time.Parse(time.RFC3339Nano, lastAudit)
 	st.Audited = opts.Audit || len(entries) > 0 && now().Sub(auditAt) >= ix.opts.AuditInterval
 	state, _ := ix.b.GetInternal([]byte(keyState))
-	dirty := string(state) != "ready"
+	// An interrupted build may have left passages the manifest does not
+	// know of: look each changed path up in the index itself then.
+	interrupted := string(state) != "ready"
 
 	present := make(map[string]bool, len(files))
 	var toRead []fileInfo
@@ -131,22 +133,19 @@ func (ix *Index) Build(ctx context.Context, opts BuildOptions) (BuildStats, erro
 	}
 	sort.Strings(deleted)
 
-	if len(toRead) == 0 && len(deleted) == 0 && !dirty {
+	if len(toRead) == 0 && len(deleted) == 0 && !interrupted {
 		st.Files = len(entries)
 		st.Took = time.Since(start)
 		return st, ix.finish(now(), st, false)
 	}
-	if !dirty {
-		if err := ix.setInternal(map[string]string{keyState: "building"}); err != nil {
-			return st, err
-		}
-		dirty = true
+	if err := ix.bumpSeq(map[string]string{keyState: "building"}); err != nil {
+		return st, err
 	}
 	if opts.OnStart != nil {
 		opts.OnStart(len(toRead))
 	}
 
-	w := &batchWriter{ix: ix, ctx: ctx, lookup: dirty || opts.Force, st: &st, entries: entries}
+	w := &batchWriter{ix: ix, ctx: ctx, lookup: interrupted && !ix.fresh, st: &st, entries: entries}
 	w.reset()
 	for _, p := range deleted {
 		if err := w.remove(p); err != nil {
@@ -222,10 +221,26 @@ func (ix *Index) finish(t time.Time, st BuildStats, changed bool) error {
 		in[keyState] = "ready"
 		in[keyFiles] = strconv.Itoa(st.Files)
 		in[keySkipped] = strconv.Itoa(st.Skipped)
-	} else if prev := ix.internalInt(keySkipped); prev != st.Skipped {
+		return ix.bumpSeq(in)
+	}
+	if prev := ix.internalInt(keySkipped); prev != st.Skipped {
 		in[keySkipped] = strconv.Itoa(st.Skipped)
 	}
 	return ix.setInternal(in)
+}
+
+// bumpSeq writes internal keys with the next build count, to the index
+// first and then to the manifest (see keySeq).
+func (ix *Index) bumpSeq(kv map[string]string) error {
+	n := max(ix.internalInt(keySeq), ix.man.seq()) + 1
+	kv[keySeq] = strconv.Itoa(n)
+	if err := ix.setInternal(kv); err != nil {
+		return err
+	}
+	if err := ix.man.setMeta(map[string]string{metaSeq: kv[keySeq]}); err != nil {
+		return fmt.Errorf("write manifest: %w", err)
+	}
+	return nil
 }
 
 func (ix *Index) setInternal(kv map[string]string) error {
@@ -391,6 +406,7 @@ func (w *batchWriter) flush() error {
 		if err := w.ix.b.Batch(w.batch); err != nil {
 			return fmt.Errorf("write index batch: %w", err)
 		}
+		w.ix.fresh = false
 	}
 	if len(w.puts) > 0 || len(w.dels) > 0 {
 		if err := w.ix.man.apply(w.puts, w.dels); err != nil {

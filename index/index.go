@@ -46,6 +46,11 @@ const (
 	keyFiles      = "lwr.files"
 	keySynced     = "lwr.synced"
 	keySkipped    = "lwr.skipped"
+	// keySeq counts the builds that changed the index. The manifest keeps
+	// the same count: an index whose count is lower than the manifest's was
+	// rolled back to an older snapshot (Bleve does that silently when the
+	// newest one is damaged) and is rebuilt.
+	keySeq = "lwr.seq"
 )
 
 // Sentinel errors of opening an index.
@@ -127,6 +132,7 @@ type Index struct {
 	man      *manifest // nil for readers
 	lock     *fileLock
 	writable bool
+	fresh    bool // the Bleve index was created by this process and holds no passages yet
 	// Rebuilt says why Open started a new index, "" when it did not.
 	Rebuilt string
 }
@@ -234,6 +240,17 @@ func (ix *Index) openWriter(ctx context.Context) error {
 			return fmt.Errorf("reset manifest: %w", err)
 		}
 	}
+	if bs, ms := ix.internalInt(keySeq), ix.man.seq(); bs < ms {
+		log.Warn("the index is older than its manifest (a damaged snapshot was skipped); rebuilding", "dir", ix.opts.Dir, "index", bs, "manifest", ms)
+		ix.Rebuilt = "the index was rolled back to an older snapshot"
+		if err := ix.create(); err != nil {
+			return err
+		}
+		gen, _ := ix.b.GetInternal([]byte(keyGeneration))
+		if err := ix.man.reset(string(gen)); err != nil {
+			return fmt.Errorf("reset manifest: %w", err)
+		}
+	}
 	return ctx.Err()
 }
 
@@ -264,6 +281,7 @@ func (ix *Index) create() error {
 		return fmt.Errorf("create index %s: %w", dir, err)
 	}
 	ix.b = b
+	ix.fresh = true
 	return nil
 }
 
@@ -318,6 +336,17 @@ func OpenReader(ctx context.Context, opts Options) (*Index, error) {
 	if v, _ := b.GetInternal([]byte(keyState)); string(v) != "ready" {
 		ix.Close()
 		return nil, fmt.Errorf("%w: its last build did not finish", ErrNeedsRebuild)
+	}
+	man, err := openManifest(opts.manifestPath(), opts.LockTimeout, true)
+	if err != nil {
+		ix.Close()
+		return nil, fmt.Errorf("%w: %v", ErrNeedsRebuild, err)
+	}
+	ix.man = man
+	gen, _ := b.GetInternal([]byte(keyGeneration))
+	if mg, _ := man.getMeta(metaGeneration); mg != string(gen) || ix.internalInt(keySeq) < man.seq() {
+		ix.Close()
+		return nil, fmt.Errorf("%w: the index does not match its manifest", ErrNeedsRebuild)
 	}
 	return ix, ctx.Err()
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -20,6 +21,7 @@ const (
 	metaGeneration = "generation"
 	metaLastAudit  = "last_audit"
 	metaLastSync   = "last_sync"
+	metaSeq        = "seq"
 )
 
 // entry is what the manifest remembers of one indexed file.
@@ -134,8 +136,10 @@ func (m *manifest) reset(gen string) error {
 			return err
 		}
 		b := tx.Bucket(bucketMeta)
-		if err := b.Delete([]byte(metaLastAudit)); err != nil {
-			return err
+		for _, k := range []string{metaLastAudit, metaSeq} {
+			if err := b.Delete([]byte(k)); err != nil {
+				return err
+			}
 		}
 		return b.Put([]byte(metaGeneration), []byte(gen))
 	})
@@ -150,6 +154,13 @@ func (m *manifest) getMeta(key string) (string, error) {
 		return nil
 	})
 	return v, err
+}
+
+// seq returns the build count the manifest has seen.
+func (m *manifest) seq() int {
+	v, _ := m.getMeta(metaSeq)
+	n, _ := strconv.Atoi(v)
+	return n
 }
 
 func (m *manifest) setMeta(kv map[string]string) error {

@@ -1,0 +1,48 @@
+# lwr — see README.md.
+SHELL   := /bin/bash
+GO      ?= go
+BIN     := bin/lwr
+CORPUS  ?= .bench/corpus
+SAMPLE  := testdata/sample
+DEMO    := .demo
+
+.PHONY: build test test-unit test-corpus demo bench check corpus clean
+
+build:
+	$(GO) build -o $(BIN) ./cmd/lwr
+
+# Unit tests (race detector on) and, when the bench corpus has been built
+# (make corpus), the tests that run over it.
+test: test-unit test-corpus
+
+test-unit:
+	$(GO) test -race -count=1 ./...
+
+test-corpus:
+	@if [ -d "$(CORPUS)/manpages-ja" ]; then \
+		LWR_BENCH_CORPUS=$(abspath $(CORPUS)) $(GO) test -count=1 -timeout 20m -run 'Corpus' -v ./index/ ./cmd/lwr/ | grep -E '^(=== RUN|--- |PASS|FAIL|ok|\s+corpus)' ; \
+		exit $${PIPESTATUS[0]}; \
+	else \
+		echo "test-corpus: $(CORPUS) not built (make corpus); corpus tests skipped"; \
+	fi
+
+corpus:
+	../shared/bench/make-corpus.sh $(CORPUS)
+
+# Build, index the bundled sample corpus and search it.
+demo: build
+	@rm -rf $(DEMO)
+	@$(BIN) --source-root $(SAMPLE) --cache-dir $(DEMO)/cache index build
+	@$(BIN) --source-root $(SAMPLE) --cache-dir $(DEMO)/cache search --max-files 3 --max-chars 240 契約 上限額
+
+bench: build
+	./scripts/bench.sh $(CORPUS)
+
+check:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+	./scripts/check-imports.sh
+	@echo "check: ok"
+
+clean:
+	rm -rf bin $(DEMO)
