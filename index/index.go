@@ -137,7 +137,7 @@ type Index struct {
 	Rebuilt string
 }
 
-func (o Options) bleveDir() string    { return filepath.Join(o.Dir, "bleve") }
+func (o Options) bleveDir() string     { return filepath.Join(o.Dir, "bleve") }
 func (o Options) manifestPath() string { return filepath.Join(o.Dir, "manifest.db") }
 func (o Options) lockPath() string     { return filepath.Join(o.Dir, "lock") }
 

@@ -99,9 +99,9 @@ func TestBuildIncremental(t *testing.T) {
 		t.Fatalf("first build: %+v", st)
 	}
 
-	writeFile(t, root, "メモ/新規.md", "# 新規\n会議室の予約方法。\n")                // add
-	writeFile(t, root, "規程/就業規則.md", "# 就業規則\n\n## 特別休暇\n慶弔休暇について。\n") // modify
-	if err := os.Remove(filepath.Join(root, "メモ/カタカナ.txt")); err != nil {   // delete
+	writeFile(t, root, "メモ/新規.md", "# 新規\n会議室の予約方法。\n")                   // add
+	writeFile(t, root, "規程/就業規則.md", "# 就業規則\n\n## 特別休暇\n慶弔休暇について。\n")    // modify
+	if err := os.Remove(filepath.Join(root, "メモ/カタカナ.txt")); err != nil { // delete
 		t.Fatal(err)
 	}
 	if err := os.Rename(filepath.Join(root, "手順/コピー手順.md"), filepath.Join(root, "手順/複製手順.md")); err != nil { // rename

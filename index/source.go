@@ -38,7 +38,7 @@ type fileInfo struct {
 	Rel     string // relative path with forward slashes: the document id
 	Abs     string
 	Size    int64
-	ModTime int64 // unix nanoseconds
+	ModTime int64  // unix nanoseconds
 	Meta    string // fingerprint of the sidecar, "" when there is none
 }
 
