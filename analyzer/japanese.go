@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/ikawaha/kagome-dict/ipa"
@@ -12,7 +13,7 @@ import (
 
 // Version identifies the analysis. An index built with another version is
 // rebuilt: change it whenever tokens for the same text would change.
-const Version = "ja-3"
+const Version = "ja-4"
 
 // maxChunk bounds the text handed to kagome at once: its lattice grows with
 // the input, so long lines are cut (at a space or 。 when one is near).
@@ -41,7 +42,7 @@ type Token struct {
 	End      int    // byte offset after the word in the original text
 	Position int    // 1-based; dropped words leave gaps
 	Kind     Kind
-	POS      string // first part-of-speech of a Japanese token
+	POS      string // part of speech of a Japanese token, two levels: "名詞,サ変接続"
 }
 
 func (t Token) String() string {
@@ -51,16 +52,23 @@ func (t Token) String() string {
 // Analyzer is the Japanese analyzer. It is safe for concurrent use; the
 // zero value is not usable, use Default.
 type Analyzer struct {
-	load func() (*tokenizer.Tokenizer, error)
+	load   func() (*tokenizer.Tokenizer, error)
+	loaded atomic.Bool
 }
 
 // Default returns the process-wide analyzer. The IPA dictionary is loaded on
 // the first call that meets non-ASCII text.
 var Default = sync.OnceValue(func() *Analyzer {
-	return &Analyzer{load: sync.OnceValues(func() (*tokenizer.Tokenizer, error) {
+	a := &Analyzer{}
+	a.load = sync.OnceValues(func() (*tokenizer.Tokenizer, error) {
+		a.loaded.Store(true)
 		return tokenizer.New(ipa.Dict(), tokenizer.OmitBosEos())
-	})}
+	})
+	return a
 })
+
+// Loaded reports whether the dictionary has been loaded.
+func (a *Analyzer) Loaded() bool { return a.loaded.Load() }
 
 // Preload loads the dictionary now rather than at the first Japanese text.
 func (a *Analyzer) Preload() error {
@@ -159,7 +167,7 @@ var dropPOS = map[string]bool{
 // dropPOS2 lists (first, second level) pairs that are never indexed:
 // dependent words that only lean on their neighbour.
 var dropPOS2 = map[[2]string]bool{
-	{"名詞", "非自立"}: true, {"名詞", "代名詞"}: true,
+	{"名詞", "非自立"}: true,
 	{"動詞", "非自立"}: true, {"動詞", "接尾"}: true, {"形容詞", "非自立"}: true,
 }
 
@@ -188,7 +196,11 @@ func keep(t tokenizer.Token) (term, pos string, ok bool) {
 	if isSpaceOrPunct(term) {
 		return "", "", false
 	}
-	return term, f[0], true
+	pos = f[0]
+	if len(f) > 1 && f[1] != "*" {
+		pos += "," + f[1]
+	}
+	return term, pos, true
 }
 
 // foldLongVowel drops the prolonged sound mark at the end of a katakana word

@@ -81,52 +81,85 @@ func parseSynonyms(data []byte) (*Synonyms, error) {
 	return s, nil
 }
 
-// Expand returns the synonyms of the words of query that are in the
-// dictionary, without the words the query already holds. A word matches
-// when it occurs in the folded query; an ASCII word must stand alone.
-func (s *Synonyms) Expand(query string) []string {
+// Entry is a dictionary entry found in a query: where its word stands in
+// the query (byte offsets into the query as given) and the entry's other
+// words.
+type Entry struct {
+	Start, End int
+	Synonyms   []string
+}
+
+// Entries returns the dictionary entries whose words occur in query. A word
+// matches when it occurs in the folded query; an ASCII word must stand
+// alone. Synonyms the query already holds are left out.
+func (s *Synonyms) Entries(query string) []Entry {
 	if s == nil {
 		return nil
 	}
-	q := Fold(query)
-	var out []string
-	seen := map[string]bool{}
+	q, start, end := FoldMapped(query)
+	orig := func(a, b int) (int, int) {
+		if start == nil {
+			return a, b
+		}
+		return start[a], end[b-1]
+	}
+	var out []Entry
 	for gi, g := range s.groups {
-		hit := false
+		at := -1
+		var w0 string
 		for _, w := range g {
-			if containsWord(q, w) {
-				hit = true
+			if i := indexWord(q, w); i >= 0 {
+				at, w0 = i, w
 				break
 			}
 		}
-		if !hit {
+		if at < 0 {
 			continue
 		}
+		e := Entry{}
+		e.Start, e.End = orig(at, at+len(w0))
 		for i, w := range g {
-			if containsWord(q, w) || seen[w] {
-				continue
+			if indexWord(q, w) < 0 {
+				e.Synonyms = append(e.Synonyms, s.raw[gi][i])
 			}
-			seen[w] = true
-			out = append(out, s.raw[gi][i])
+		}
+		if len(e.Synonyms) > 0 {
+			out = append(out, e)
 		}
 	}
 	return out
 }
 
-// containsWord reports whether w occurs in q; when w starts or ends with an
-// ASCII letter or digit, the neighbouring characters must not be ones.
-func containsWord(q, w string) bool {
+// Expand returns the synonyms of the words of query that are in the
+// dictionary (see Entries), each once.
+func (s *Synonyms) Expand(query string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, e := range s.Entries(query) {
+		for _, w := range e.Synonyms {
+			if !seen[w] {
+				seen[w] = true
+				out = append(out, w)
+			}
+		}
+	}
+	return out
+}
+
+// indexWord returns where w occurs in q, or -1; when w starts or ends with
+// an ASCII letter or digit, the neighbouring characters must not be ones.
+func indexWord(q, w string) int {
 	for off := 0; ; {
 		i := strings.Index(q[off:], w)
 		if i < 0 {
-			return false
+			return -1
 		}
 		i += off
 		j := i + len(w)
 		okL := i == 0 || !isWordByte(q[i-1]) || !isWordByte(w[0])
 		okR := j == len(q) || !isWordByte(q[j]) || !isWordByte(w[len(w)-1])
 		if okL && okR {
-			return true
+			return i
 		}
 		off = i + 1
 	}

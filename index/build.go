@@ -17,7 +17,7 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/document"
-	bindex "github.com/blevesearch/bleve_index_api"
+	index "github.com/blevesearch/bleve_index_api"
 
 	"lwr/analyzer"
 )
@@ -218,10 +218,19 @@ func (ix *Index) finish(t time.Time, st BuildStats, changed bool) error {
 	}
 	in := map[string]string{keySynced: kv[metaLastSync]}
 	if changed {
+		stats, err := ix.man.stats()
+		if err != nil {
+			return fmt.Errorf("read manifest: %w", err)
+		}
+		in[keyStats] = stats
 		in[keyState] = "ready"
 		in[keyFiles] = strconv.Itoa(st.Files)
 		in[keySkipped] = strconv.Itoa(st.Skipped)
-		return ix.bumpSeq(in)
+		if err := ix.bumpSeq(in); err != nil {
+			return err
+		}
+		ix.loadStats()
+		return nil
 	}
 	if prev := ix.internalInt(keySkipped); prev != st.Skipped {
 		in[keySkipped] = strconv.Itoa(st.Skipped)
@@ -327,6 +336,7 @@ type batchWriter struct {
 	bytes int
 	puts  map[string]entry
 	dels  []string
+	docs  map[string][]*document.Document // documents of the batch, by path
 }
 
 func (w *batchWriter) reset() {
@@ -334,6 +344,7 @@ func (w *batchWriter) reset() {
 	w.bytes = 0
 	w.puts = map[string]entry{}
 	w.dels = nil
+	w.docs = map[string][]*document.Document{}
 }
 
 // oldIDs returns the passage ids a path has in the index.
@@ -382,9 +393,11 @@ func (w *batchWriter) add(r readResult) error {
 	e := entry{ModTime: r.f.ModTime, Size: r.f.Size, SHA256: r.sha, Meta: r.f.Meta, Encoding: d.Encoding, Lines: d.Lines, Title: d.Title}
 	for _, p := range d.Passages {
 		id := passageID(d.Path, p.Start, p.End)
-		if err := w.batch.IndexAdvanced(passageDocument(id, d.Path, p.Text, head)); err != nil {
+		doc := passageDocument(id, d.Path, p.Text, head)
+		if err := w.batch.IndexAdvanced(doc); err != nil {
 			return fmt.Errorf("index %s: %w", d.Path, err)
 		}
+		w.docs[d.Path] = append(w.docs[d.Path], doc)
 		e.IDs = append(e.IDs, id)
 		w.bytes += len(p.Text) + len(head)
 		w.st.Passages++
@@ -407,6 +420,19 @@ func (w *batchWriter) flush() error {
 			return fmt.Errorf("write index batch: %w", err)
 		}
 		w.ix.fresh = false
+		// Bleve analyzed the documents in place: keep their lengths.
+		for p, docs := range w.docs {
+			e := w.puts[p]
+			e.Lengths = map[string]int{}
+			for _, d := range docs {
+				d.VisitFields(func(f index.Field) {
+					if f.Name() != fieldPath {
+						e.Lengths[f.Name()] += f.AnalyzedLength()
+					}
+				})
+			}
+			w.puts[p] = e
+		}
 	}
 	if len(w.puts) > 0 || len(w.dels) > 0 {
 		if err := w.ix.man.apply(w.puts, w.dels); err != nil {
@@ -445,11 +471,11 @@ func passageDocument(id, p, text, head string) *document.Document {
 	ja := analyzer.ForBleve()
 	bi := analyzer.BigramForBleve()
 	doc := document.NewDocument(id)
-	doc.AddField(document.NewTextFieldCustom(fieldPath, nil, []byte(p), bindex.IndexField, keywordAnalyzer{}))
-	doc.AddField(document.NewTextFieldCustom(fieldBody, nil, []byte(text), bindex.IndexField, ja))
-	doc.AddField(document.NewTextFieldCustom(fieldGram, nil, []byte(text), bindex.IndexField, bi))
-	doc.AddField(document.NewTextFieldCustom(fieldHead, nil, []byte(head), bindex.IndexField, ja))
-	doc.AddField(document.NewTextFieldCustom(fieldHeadGram, nil, []byte(head), bindex.IndexField, bi))
+	doc.AddField(document.NewTextFieldCustom(fieldPath, nil, []byte(p), index.IndexField, keywordAnalyzer{}))
+	doc.AddField(document.NewTextFieldCustom(fieldBody, nil, []byte(text), index.IndexField, ja))
+	doc.AddField(document.NewTextFieldCustom(fieldGram, nil, []byte(text), index.IndexField, bi))
+	doc.AddField(document.NewTextFieldCustom(fieldHead, nil, []byte(head), index.IndexField, ja))
+	doc.AddField(document.NewTextFieldCustom(fieldHeadGram, nil, []byte(head), index.IndexField, bi))
 	return doc
 }
 

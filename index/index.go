@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -19,6 +20,8 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/mapping"
+	"github.com/blevesearch/bleve/v2/search"
+	"github.com/blevesearch/bleve/v2/search/query"
 	bindex "github.com/blevesearch/bleve_index_api"
 
 	"lwr/analyzer"
@@ -27,7 +30,7 @@ import (
 // SchemaVersion changes whenever an existing index can no longer be read
 // as this code expects (mapping, fields, passages or analysis); an index of
 // another version is rebuilt.
-const SchemaVersion = "lwr-index-2+" + analyzer.Version
+const SchemaVersion = "lwr-index-3+" + analyzer.Version
 
 // Bleve fields of a passage document.
 const (
@@ -46,6 +49,7 @@ const (
 	keyFiles      = "lwr.files"
 	keySynced     = "lwr.synced"
 	keySkipped    = "lwr.skipped"
+	keyStats      = "lwr.stats" // bm25Stats as JSON
 	// keySeq counts the builds that changed the index. The manifest keeps
 	// the same count: an index whose count is lower than the manifest's was
 	// rolled back to an older snapshot (Bleve does that silently when the
@@ -133,6 +137,7 @@ type Index struct {
 	lock     *fileLock
 	writable bool
 	fresh    bool // the Bleve index was created by this process and holds no passages yet
+	stats    *search.BM25Stats
 	// Rebuilt says why Open started a new index, "" when it did not.
 	Rebuilt string
 }
@@ -240,6 +245,7 @@ func (ix *Index) openWriter(ctx context.Context) error {
 			return fmt.Errorf("reset manifest: %w", err)
 		}
 	}
+	ix.loadStats()
 	if bs, ms := ix.internalInt(keySeq), ix.man.seq(); bs < ms {
 		log.Warn("the index is older than its manifest (a damaged snapshot was skipped); rebuilding", "dir", ix.opts.Dir, "index", bs, "manifest", ms)
 		ix.Rebuilt = "the index was rolled back to an older snapshot"
@@ -348,6 +354,7 @@ func OpenReader(ctx context.Context, opts Options) (*Index, error) {
 		ix.Close()
 		return nil, fmt.Errorf("%w: the index does not match its manifest", ErrNeedsRebuild)
 	}
+	ix.loadStats()
 	return ix, ctx.Err()
 }
 
@@ -450,4 +457,44 @@ func newMapping() mapping.IndexMapping {
 	dm.AddFieldMappingsAt(fieldHeadGram, text(analyzer.BigramName))
 	im.DefaultMapping = dm
 	return im
+}
+
+// bm25Stats are the collection statistics BM25 scores with: the number of
+// passages and the total analyzed length of each field, kept by the build
+// from the live documents only. Bleve would otherwise derive them from its
+// segments, which still count deleted documents until they are merged, so
+// that an updated index would rank differently from a fresh one.
+type bm25Stats struct {
+	Passages int            `json:"passages"`
+	Fields   map[string]int `json:"fields"`
+}
+
+// loadStats reads the statistics of the index.
+func (ix *Index) loadStats() {
+	ix.stats = nil
+	v, err := ix.b.GetInternal([]byte(keyStats))
+	if err != nil || len(v) == 0 {
+		return
+	}
+	var st bm25Stats
+	if json.Unmarshal(v, &st) != nil || st.Passages == 0 {
+		return
+	}
+	bs := &search.BM25Stats{DocCount: float64(st.Passages), FieldCardinality: map[string]int{}}
+	for _, f := range []string{fieldPath, fieldBody, fieldGram, fieldHead, fieldHeadGram} {
+		bs.FieldCardinality[f] = max(st.Fields[f], 1)
+	}
+	// Unscored searches merge postings into a searcher of the field "*".
+	bs.FieldCardinality["*"] = 1
+	ix.stats = bs
+}
+
+// searchRequest makes a Bleve request that scores with the index's own
+// statistics.
+func (ix *Index) searchRequest(q query.Query, size int, explain bool) *bleve.SearchRequest {
+	req := bleve.NewSearchRequestOptions(q, size, 0, explain)
+	if ix.stats != nil {
+		req.PreSearchData = map[string]any{search.BM25PreSearchDataKey: ix.stats}
+	}
+	return req
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -12,6 +13,8 @@ import (
 	"time"
 
 	"golang.org/x/text/encoding/japanese"
+
+	"lwr/analyzer"
 )
 
 // tree writes files (relative path → content) under a new temp folder.
@@ -425,5 +428,35 @@ func TestIndexInsideRootRefused(t *testing.T) {
 	_, err := Open(context.Background(), testOptions(root, filepath.Join(root, "cache")))
 	if err == nil || !strings.Contains(err.Error(), "inside the source root") {
 		t.Errorf("index inside root: %v", err)
+	}
+}
+
+// A no-op build of an unchanged tree must not load the dictionary (it costs
+// a second and 145 MB). The check runs in a fresh process.
+func TestNoopBuildLoadsNoDictionary(t *testing.T) {
+	if dir := os.Getenv("LWR_TEST_NOOP_DIR"); dir != "" {
+		ix, err := Open(context.Background(), testOptions(os.Getenv("LWR_TEST_NOOP_ROOT"), dir))
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := ix.Build(context.Background(), BuildOptions{})
+		ix.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Read != 0 || analyzer.Default().Loaded() {
+			t.Fatalf("no-op build read %d files, dictionary loaded: %v", st.Read, analyzer.Default().Loaded())
+		}
+		return
+	}
+	root := tree(t, baseTree)
+	dir := t.TempDir()
+	ix := openTest(t, root, dir)
+	mustBuild(t, ix, BuildOptions{})
+	ix.Close()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestNoopBuildLoadsNoDictionary$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "LWR_TEST_NOOP_DIR="+dir, "LWR_TEST_NOOP_ROOT="+root)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("child: %v\n%s", err, out)
 	}
 }

@@ -12,6 +12,7 @@ import (
 var corpus struct {
 	once sync.Once
 	dir  string
+	keep bool
 	ix   *Index
 	err  error
 }
@@ -23,7 +24,12 @@ func corpusIndex(t testing.TB) (*Index, string) {
 		t.Skip("LWR_BENCH_CORPUS is not set: build the corpus with make corpus")
 	}
 	corpus.once.Do(func() {
-		corpus.dir, corpus.err = os.MkdirTemp("", "lwr-corpus-index-")
+		// LWR_TEST_INDEX_DIR keeps the index between runs (for tuning).
+		if d := os.Getenv("LWR_TEST_INDEX_DIR"); d != "" {
+			corpus.dir, corpus.keep = d, true
+		} else {
+			corpus.dir, corpus.err = os.MkdirTemp("", "lwr-corpus-index-")
+		}
 		if corpus.err != nil {
 			return
 		}
@@ -47,7 +53,7 @@ func TestMain(m *testing.M) {
 	if corpus.ix != nil {
 		corpus.ix.Close()
 	}
-	if corpus.dir != "" {
+	if corpus.dir != "" && !corpus.keep {
 		os.RemoveAll(corpus.dir)
 	}
 	os.Exit(code)

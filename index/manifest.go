@@ -34,6 +34,9 @@ type entry struct {
 	Lines    int      `json:"lines"`
 	Title    string   `json:"title,omitempty"`
 	IDs      []string `json:"ids"` // Bleve document ids of its passages
+	// Lengths are the analyzed lengths (tokens) of its passages' fields,
+	// summed: the index's BM25 statistics are built from them.
+	Lengths map[string]int `json:"len,omitempty"`
 }
 
 // manifest is the bbolt file of path → entry, plus build metadata.
@@ -173,4 +176,22 @@ func (m *manifest) setMeta(kv map[string]string) error {
 		}
 		return nil
 	})
+}
+
+// stats sums the passages and field lengths of every entry, as the JSON of
+// the index's BM25 statistics.
+func (m *manifest) stats() (string, error) {
+	all, err := m.all()
+	if err != nil {
+		return "", err
+	}
+	st := bm25Stats{Fields: map[string]int{}}
+	for _, e := range all {
+		st.Passages += len(e.IDs)
+		for f, n := range e.Lengths {
+			st.Fields[f] += n
+		}
+	}
+	b, err := json.Marshal(st)
+	return string(b), err
 }

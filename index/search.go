@@ -6,6 +6,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -140,16 +141,37 @@ func (ix *Index) Search(ctx context.Context, q Query, opts SearchOptions) (*Resu
 const (
 	wBody     = 1.0
 	wHead     = 2.0
-	wGram     = 0.1
-	wHeadGram = 0.2
+	wGram     = 0.05
+	wHeadGram = 0.1
 	wSynonym  = 0.4
-	wAllWords = 1.0
+	// coverageAlpha sharpens the coverage factor (see combineQuery).
+	coverageAlpha = 1.0
+	// Query words by part of speech (see termWeight).
+	wVerb       = 0.5
+	wVerbalNoun = 0.8
 )
+
+// termWeight weighs a query word by its part of speech: in a question
+// ("ディスクの空き容量を調べる") the nouns name the topic while verbs and
+// verbal nouns (調べる, 表示, 追加) name generic actions that many documents
+// share.
+func termWeight(t analyzer.Token) float64 {
+	switch {
+	case t.Kind == analyzer.KindLatin:
+		return 1
+	case strings.HasPrefix(t.POS, "動詞"), strings.HasPrefix(t.POS, "形容詞"):
+		return wVerb
+	case t.POS == "名詞,サ変接続":
+		return wVerbalNoun
+	}
+	return 1
+}
 
 // rankedPlan is the query a ranked search runs, and what it looks for.
 type rankedPlan struct {
-	terms    []string // analyzed query words
-	synTerms []string // analyzed synonym words
+	terms    []string   // analyzed query words
+	weights  []float64  // their weights, by part of speech
+	synOf    [][]string // analyzed synonyms of each query word
 	synonyms []string
 	literals []string // folded strings to find in snippets
 	quoted   []string // folded quoted words, which must occur
@@ -183,6 +205,7 @@ func planRanked(q Query, opts SearchOptions) rankedPlan {
 		if !seen[t.Term] {
 			seen[t.Term] = true
 			p.terms = append(p.terms, t.Term)
+			p.weights = append(p.weights, termWeight(t))
 		}
 		addLit(text[t.Start:t.End])
 		addLit(t.Term)
@@ -201,62 +224,94 @@ func planRanked(q Query, opts SearchOptions) rankedPlan {
 			addLit(w.Text)
 		}
 	}
-	p.synonyms = append(append([]string(nil), opts.Synonyms...), opts.Dictionary.Expand(text)...)
-	for _, s := range p.synonyms {
+	// Synonyms stand in for the query words they replace: a dictionary
+	// synonym for the words its entry spans in the query, an extra synonym
+	// (--synonym) for every word.
+	p.synOf = make([][]string, len(p.terms))
+	termIndex := map[string]int{}
+	for i, t := range p.terms {
+		termIndex[t] = i
+	}
+	addSyn := func(s string, to []int) {
+		p.synonyms = append(p.synonyms, s)
+		addLit(s)
 		for _, t := range a.Tokens(s) {
-			if !seen[t.Term] {
-				seen[t.Term] = true
-				p.synTerms = append(p.synTerms, t.Term)
+			if _, own := termIndex[t.Term]; own {
+				continue
+			}
+			for _, i := range to {
+				if !slices.Contains(p.synOf[i], t.Term) {
+					p.synOf[i] = append(p.synOf[i], t.Term)
+				}
 			}
 		}
-		addLit(s)
+	}
+	all := make([]int, len(p.terms))
+	for i := range all {
+		all[i] = i
+	}
+	for _, s := range opts.Synonyms {
+		addSyn(s, all)
+	}
+	for _, e := range opts.Dictionary.Entries(text) {
+		var to []int
+		for _, t := range toks {
+			if t.Start < e.End && e.Start < t.End {
+				if i, ok := termIndex[t.Term]; ok && !slices.Contains(to, i) {
+					to = append(to, i)
+				}
+			}
+		}
+		if len(to) == 0 {
+			to = all
+		}
+		for _, s := range e.Synonyms {
+			addSyn(s, to)
+		}
 	}
 	if len(p.terms) == 0 && len(p.quoted) == 0 {
 		return p
 	}
 
-	var body, head, gram, headGram, syn []query.Query
-	for _, t := range p.terms {
-		body = append(body, termQ(fieldBody, t, wBody))
-		head = append(head, termQ(fieldHead, t, wHead))
+	// One clause per query word: the word in the body and in the head (file
+	// name, folders, title, summary, lead), and its synonyms at a lower
+	// weight. The sum over the words is scaled by their weighted coverage.
+	var words []query.Query
+	for i, t := range p.terms {
+		w := p.weights[i]
+		kids := []query.Query{termQ(fieldBody, t, w*wBody), termQ(fieldHead, t, w*wHead)}
+		for _, s := range p.synOf[i] {
+			kids = append(kids, termQ(fieldBody, s, w*wSynonym*wBody), termQ(fieldHead, s, w*wSynonym*wHead))
+		}
+		words = append(words, &combineQuery{children: kids})
 	}
+	top := &combineQuery{children: words, coverage: p.weights, alpha: coverageAlpha}
+	// The bigrams of the query's Japanese spans: recall where the analyzer
+	// cut a word differently, and a bonus for the words side by side.
+	var gram []query.Query
 	bis := map[string]bool{}
 	for _, s := range spans {
 		for _, g := range analyzer.QueryBigrams(s) {
 			if !bis[g] {
 				bis[g] = true
-				gram = append(gram, termQ(fieldGram, g, wGram))
-				headGram = append(headGram, termQ(fieldHeadGram, g, wHeadGram))
+				gram = append(gram, termQ(fieldGram, g, wGram), termQ(fieldHeadGram, g, wHeadGram))
 			}
 		}
 	}
-	for _, t := range p.synTerms {
-		syn = append(syn, termQ(fieldBody, t, wSynonym*wBody), termQ(fieldHead, t, wSynonym*wHead))
-	}
-	var top []query.Query
-	for _, qs := range [][]query.Query{body, head, gram, headGram, syn} {
-		if len(qs) > 0 {
-			top = append(top, bleve.NewDisjunctionQuery(qs...))
-		}
-	}
-	if len(p.terms) > 1 {
-		var all []query.Query
-		for _, t := range p.terms {
-			all = append(all, bleve.NewDisjunctionQuery(termQ(fieldBody, t, wAllWords*wBody), termQ(fieldHead, t, wAllWords*wHead)))
-		}
-		top = append(top, bleve.NewConjunctionQuery(all...))
+	if len(gram) > 0 {
+		top.children = append(top.children, &combineQuery{children: gram})
 	}
 	var must []query.Query
 	for _, w := range p.quoted {
 		must = append(must, literalQuery(w, wGram))
 	}
 	switch {
-	case len(top) == 0:
+	case len(p.terms) == 0:
 		p.q = bleve.NewConjunctionQuery(must...)
 	case len(must) == 0:
-		p.q = bleve.NewDisjunctionQuery(top...)
+		p.q = top
 	default:
-		p.q = bleve.NewConjunctionQuery(append(must, bleve.NewDisjunctionQuery(top...))...)
+		p.q = bleve.NewConjunctionQuery(append(must, top)...)
 	}
 	return p
 }
@@ -316,7 +371,7 @@ func (ix *Index) ranked(ctx context.Context, q Query, opts SearchOptions) (*Resu
 	var cands []cand
 	size := opts.Limit * 6
 	for {
-		req := bleve.NewSearchRequestOptions(p.q, size, 0, opts.Explain)
+		req := ix.searchRequest(p.q, size, opts.Explain)
 		sr, err := ix.b.SearchInContext(ctx, req)
 		if err != nil {
 			return nil, fmt.Errorf("search: %w", err)
@@ -381,7 +436,7 @@ func (ix *Index) fullText(ctx context.Context, q Query, opts SearchOptions) (*Re
 	// all its bigrams; then those that have every word.
 	var cand map[string]bool
 	for _, w := range words {
-		req := bleve.NewSearchRequestOptions(literalQuery(w, 1), int(n)+1, 0, false)
+		req := ix.searchRequest(literalQuery(w, 1), int(n)+1, false)
 		req.Score = "none"
 		sr, err := ix.b.SearchInContext(ctx, req)
 		if err != nil {

@@ -1,0 +1,94 @@
+package index
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"testing"
+
+	"lwr/analyzer"
+)
+
+// judged is one query of the relevance set with its graded judgments.
+type judged struct {
+	id, query string
+	grades    map[string]int
+}
+
+func loadJudgments(t testing.TB) []judged {
+	var out []judged
+	for i, l := range readLines(t, "testdata/dev-queries.tsv") {
+		if i == 0 {
+			continue
+		}
+		f := strings.Split(l, "\t")
+		j := judged{id: f[0], query: f[1], grades: map[string]int{}}
+		for _, item := range strings.Split(f[2], ",") {
+			k := strings.LastIndexByte(item, ':')
+			g, _ := strconv.Atoi(item[k+1:])
+			j.grades[item[:k]] = g
+		}
+		out = append(out, j)
+	}
+	return out
+}
+
+// rankMetrics computes MRR@10 and nDCG@10 (gain 2^grade-1) as
+// ../shared/bench/eval.py does.
+func rankMetrics(ranked []string, grades map[string]int) (rr, ndcg float64) {
+	dcg := 0.0
+	for i, p := range ranked[:min(10, len(ranked))] {
+		g := grades[p]
+		if g > 0 && rr == 0 {
+			rr = 1 / float64(i+1)
+		}
+		dcg += (math.Pow(2, float64(g)) - 1) / math.Log2(float64(i+2))
+	}
+	var ideal []int
+	for _, g := range grades {
+		ideal = append(ideal, g)
+	}
+	for i := range ideal {
+		for j := i + 1; j < len(ideal); j++ {
+			if ideal[j] > ideal[i] {
+				ideal[i], ideal[j] = ideal[j], ideal[i]
+			}
+		}
+	}
+	idcg := 0.0
+	for i, g := range ideal[:min(10, len(ideal))] {
+		idcg += (math.Pow(2, float64(g)) - 1) / math.Log2(float64(i+2))
+	}
+	if idcg > 0 {
+		ndcg = dcg / idcg
+	}
+	return rr, ndcg
+}
+
+// The ranked search must reach MRR@10 ≥ 0.70 and nDCG@10 ≥ 0.55 on the
+// development queries of the bench corpus.
+func TestCorpusRelevance(t *testing.T) {
+	ix, _ := corpusIndex(t)
+	var mrr, ndcg float64
+	js := loadJudgments(t)
+	dict := analyzer.DefaultSynonyms()
+	for _, j := range js {
+		res := find(t, ix, j.query, SearchOptions{Limit: 10, MaxChars: 80, Dictionary: dict})
+		ranked := paths(res)
+		rr, n := rankMetrics(ranked, j.grades)
+		mrr += rr
+		ndcg += n
+		var top []string
+		for _, p := range ranked[:min(3, len(ranked))] {
+			top = append(top, fmt.Sprintf("%s*%d", p[strings.LastIndexByte(p, '/')+1:], j.grades[p]))
+		}
+		t.Logf("%s RR=%.2f nDCG=%.2f %s %v", j.id, rr, n, j.query, top)
+	}
+	mrr /= float64(len(js))
+	ndcg /= float64(len(js))
+	t.Logf("corpus: relevance MRR@10=%.4f nDCG@10=%.4f over %d queries", mrr, ndcg, len(js))
+	if mrr < 0.70 || ndcg < 0.55 {
+		t.Errorf("MRR@10 %.4f (want ≥ 0.70), nDCG@10 %.4f (want ≥ 0.55)", mrr, ndcg)
+	}
+}
