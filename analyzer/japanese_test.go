@@ -194,3 +194,34 @@ func BenchmarkTokens(b *testing.B) {
 		a.Tokens(text)
 	}
 }
+
+func TestSynonymEntriesRespectWordBoundaries(t *testing.T) {
+	s := DefaultSynonyms()
+	has := func(q, syn string) bool {
+		for _, w := range s.Expand(q) {
+			if w == syn {
+				return true
+			}
+		}
+		return false
+	}
+	if has("コマンドを実行する", "line") {
+		t.Error("行 matched inside 実行")
+	}
+	if !has("コマンドを実行する", "execute") {
+		t.Errorf("実行 not expanded: %v", s.Expand("コマンドを実行する"))
+	}
+	if !has("ルーティングテーブルを表示", "routing table") {
+		t.Errorf("compound not expanded: %v", s.Expand("ルーティングテーブルを表示"))
+	}
+	es := s.Entries("ＰＡＴＨ 環境変数")
+	found := false
+	for _, e := range es {
+		if "ＰＡＴＨ 環境変数"[e.Start:e.End] == "環境変数" {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("entry offsets do not point at 環境変数 in the original query: %+v", es)
+	}
+}

@@ -18,6 +18,9 @@ func Fold(s string) string {
 		}
 		return strings.ToLower(s)
 	}
+	if isStable(s) {
+		return s
+	}
 	s = norm.NFKC.String(s)
 	s = strings.ToLower(s)
 	if strings.Contains(s, "〜") {
@@ -57,11 +60,25 @@ func foldMapped(s string) folded {
 		}
 		return folded{text: s}
 	}
+	if isStable(s) {
+		return folded{text: s}
+	}
 	var b strings.Builder
 	b.Grow(len(s))
 	start := make([]int, 0, len(s))
 	end := make([]int, 0, len(s))
 	for i := 0; i < len(s); {
+		if r, n := utf8.DecodeRuneInString(s[i:]); r >= utf8.RuneSelf && stableRune(r) {
+			if nr, _ := utf8.DecodeRuneInString(s[i+n:]); i+n == len(s) || stableRune(nr) {
+				for k := 0; k < n; k++ {
+					start = append(start, i+k)
+					end = append(end, i+k+1)
+				}
+				b.WriteString(s[i : i+n])
+				i += n
+				continue
+			}
+		}
 		j := clusterEnd(s, i)
 		c := s[i:j]
 		out := c
@@ -124,6 +141,42 @@ func clusterEnd(s string, i int) int {
 		}
 	}
 	return j
+}
+
+// stableRune reports whether a rune is unchanged by folding whatever
+// follows it: ASCII other than upper case, hiragana, full-width katakana,
+// CJK ideographs and the common Japanese punctuation. Such runes are
+// starters that never compose with their neighbours.
+func stableRune(r rune) bool {
+	switch {
+	case r < utf8.RuneSelf:
+		return r < 'A' || r > 'Z'
+	case r >= 0x3041 && r <= 0x3096, // hiragana
+		r >= 0x30A1 && r <= 0x30FA, r == 0x30FC, // katakana, ー
+		r >= 0x4E00 && r <= 0x9FFF, // CJK unified ideographs
+		r == 0x3001, r == 0x3002, r >= 0x300C && r <= 0x3011: // 、。「」『』【】
+		return true
+	}
+	return false
+}
+
+// isStable reports whether folding leaves s as it is, by its runes alone.
+func isStable(s string) bool {
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if 'A' <= c && c <= 'Z' {
+				return false
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if !stableRune(r) {
+			return false
+		}
+		i += n
+	}
+	return true
 }
 
 func isPlainASCII(s string) bool {

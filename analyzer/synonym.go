@@ -12,6 +12,12 @@ import (
 //go:embed synonyms.json
 var defaultSynonyms []byte
 
+// glossary bridges Japanese and English terms of computing and office work,
+// for Japanese questions about documents written in English and back.
+//
+//go:embed glossary.json
+var glossary []byte
+
 // Synonyms is a synonym dictionary: groups of words that mean the same.
 // Each entry of the JSON form {"word": ["synonym", ...]} is one group; a
 // query that holds any word of a group gets the others.
@@ -20,12 +26,19 @@ type Synonyms struct {
 	raw    [][]string // as written
 }
 
-// DefaultSynonyms returns the embedded default dictionary.
+// DefaultSynonyms returns the embedded default dictionary: the research
+// skill's synonym dictionary and the Japanese–English glossary.
 func DefaultSynonyms() *Synonyms {
 	s, err := parseSynonyms(defaultSynonyms)
 	if err != nil {
 		panic("analyzer: embedded synonym dictionary: " + err.Error())
 	}
+	g, err := parseSynonyms(glossary)
+	if err != nil {
+		panic("analyzer: embedded glossary: " + err.Error())
+	}
+	s.groups = append(s.groups, g.groups...)
+	s.raw = append(s.raw, g.raw...)
 	return s
 }
 
@@ -90,8 +103,10 @@ type Entry struct {
 }
 
 // Entries returns the dictionary entries whose words occur in query. A word
-// matches when it occurs in the folded query; an ASCII word must stand
-// alone. Synonyms the query already holds are left out.
+// matches when it occurs in the folded query on word boundaries: an ASCII
+// word must stand alone, and a Japanese word must start and end where the
+// analyzer cuts the query (so 行 does not match inside 実行). Synonyms the
+// query already holds are left out.
 func (s *Synonyms) Entries(query string) []Entry {
 	if s == nil {
 		return nil
@@ -103,12 +118,33 @@ func (s *Synonyms) Entries(query string) []Entry {
 		}
 		return start[a], end[b-1]
 	}
+	starts, ends := map[int]bool{}, map[int]bool{}
+	for _, t := range Default().Tokens(query) {
+		starts[t.Start], ends[t.End] = true, true
+	}
+	find := func(w string) int {
+		for off := 0; off < len(q); {
+			i := indexWord(q[off:], w)
+			if i < 0 {
+				return -1
+			}
+			i += off
+			if isPlainASCII(w) {
+				return i
+			}
+			if a, b := orig(i, i+len(w)); starts[a] && ends[b] {
+				return i
+			}
+			off = i + 1
+		}
+		return -1
+	}
 	var out []Entry
 	for gi, g := range s.groups {
 		at := -1
 		var w0 string
 		for _, w := range g {
-			if i := indexWord(q, w); i >= 0 {
+			if i := find(w); i >= 0 {
 				at, w0 = i, w
 				break
 			}
@@ -119,7 +155,7 @@ func (s *Synonyms) Entries(query string) []Entry {
 		e := Entry{}
 		e.Start, e.End = orig(at, at+len(w0))
 		for i, w := range g {
-			if indexWord(q, w) < 0 {
+			if find(w) < 0 {
 				e.Synonyms = append(e.Synonyms, s.raw[gi][i])
 			}
 		}
