@@ -153,7 +153,7 @@ func stableRune(r rune) bool {
 		return r < 'A' || r > 'Z'
 	case r >= 0x3041 && r <= 0x3096, // hiragana
 		r >= 0x30A1 && r <= 0x30FA, r == 0x30FC, // katakana, ー
-		r >= 0x4E00 && r <= 0x9FFF, // CJK unified ideographs
+		r >= 0x4E00 && r <= 0x9FFF,                           // CJK unified ideographs
 		r == 0x3001, r == 0x3002, r >= 0x300C && r <= 0x3011: // 、。「」『』【】
 		return true
 	}
