@@ -2,7 +2,9 @@ package index
 
 import (
 	"context"
+	"slices"
 	"testing"
+	"time"
 
 	"lwr/analyzer"
 )
@@ -26,14 +28,19 @@ func BenchmarkCorpusSearch(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	b.ResetTimer()
+	var took []time.Duration
 	i := 0
 	for b.Loop() {
+		start := time.Now()
 		if _, err := ix.Search(ctx, qs[i%len(qs)], SearchOptions{Dictionary: dict}); err != nil {
 			b.Fatal(err)
 		}
+		took = append(took, time.Since(start))
 		i++
 	}
+	slices.Sort(took)
+	b.ReportMetric(float64(took[len(took)/2].Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(took[len(took)*9/10].Microseconds())/1000, "p90-ms")
 }
 
 // BenchmarkCorpusFullText measures a full-text search of a rare word.

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# make bench: speed, memory and relevance of lwr on the bench corpus of
+# ../shared/bench/make-corpus.sh (built here if missing). Every figure is
+# measured several times in this run and printed as median (min–max).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+corpus=$(realpath -m "${1:-.bench/corpus}")
+bench=../shared/bench
+runs=${RUNS:-3}
+lwr=$PWD/bin/lwr
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+if [ ! -d "$corpus/manpages-ja" ]; then
+  "$bench/make-corpus.sh" "$corpus"
+fi
+command -v /usr/bin/time >/dev/null || { apt-get update -qq && apt-get install -y -qq time >/dev/null; }
+echo "corpus: $(find "$corpus" -type f | wc -l) files, $(du -sb "$corpus" | cut -f1 | awk '{printf "%.1f MB", $1/1e6}'); $(nproc) cores; $(go version | cut -d' ' -f3)"
+
+# stats NAME UNIT VALUES...: prints the median and the range.
+stats() {
+  local name=$1 unit=$2; shift 2
+  python3 - "$name" "$unit" "$@" <<'PY'
+import statistics, sys
+name, unit, vals = sys.argv[1], sys.argv[2], [float(v) for v in sys.argv[3:]]
+print(f"{name:<44} median {statistics.median(vals):8.3f} {unit:<4} (min {min(vals):.3f} – max {max(vals):.3f}, n={len(vals)})")
+PY
+}
+now() { date +%s.%N; }
+elapsed() { python3 -c "print($2 - $1)"; }
+
+# Full build from nothing.
+walls=(); rss=(); sizes=()
+for i in $(seq "$runs"); do
+  rm -rf "$work/cache"
+  /usr/bin/time -f "%e %M" -o "$work/time" "$lwr" --source-root "$corpus" --cache-dir "$work/cache" index build >/dev/null
+  read -r w m <"$work/time"
+  walls+=("$w"); rss+=("$(python3 -c "print($m/1024)")")
+  sizes+=("$(du -sb "$work/cache" | cut -f1 | awk '{print $1/1e6}')")
+done
+stats "full build, wall" s "${walls[@]}"
+stats "full build, peak RSS" MiB "${rss[@]}"
+stats "index on disk" MB "${sizes[@]}"
+
+# No-op build of the unchanged tree.
+noop=()
+for i in $(seq 7); do
+  t0=$(now); "$lwr" --source-root "$corpus" --cache-dir "$work/cache" index build >/dev/null; t1=$(now)
+  noop+=("$(elapsed "$t0" "$t1")")
+done
+stats "no-op build, wall" s "${noop[@]}"
+
+# In-process ranked search, 8 results with snippets, over the dev queries.
+p50=()
+out=$(LWR_BENCH_CORPUS="$corpus" LWR_TEST_INDEX_DIR="$work/inproc" go test -run '^$' -bench 'CorpusSearch$' -benchtime 600x -count "$runs" ./index/ 2>&1)
+while read -r v; do p50+=("$v"); done < <(grep -o '[0-9.]* p50-ms' <<<"$out" | cut -d' ' -f1)
+stats "in-process ranked search p50" ms "${p50[@]}"
+
+# One-shot lwr search, process start to exit, no daemon.
+mapfile -t queries < <(tail -n +2 "$bench/dev-queries.tsv" | cut -f2)
+shot=()
+for i in $(seq 10); do
+  q=${queries[$((i % ${#queries[@]}))]}
+  t0=$(now); "$lwr" --source-root "$corpus" --cache-dir "$work/cache" search --format json "$q" >/dev/null; t1=$(now)
+  shot+=("$(elapsed "$t0" "$t1")")
+done
+stats "one-shot lwr search (no daemon), wall" s "${shot[@]}"
+
+# Relevance on the development queries.
+LWR="$lwr" LWR_ARGS="--source-root $corpus --cache-dir $work/cache" "$bench/run-lwr.sh" "$bench/dev-queries.tsv" "$work/run.tsv" 2>/dev/null
+echo "relevance on $bench/dev-queries.tsv:"
+python3 "$bench/eval.py" "$bench/dev-queries.tsv" "$work/run.tsv" | sed 's/^/  /'
