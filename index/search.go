@@ -144,6 +144,7 @@ const (
 	wGram     = 0.05
 	wHeadGram = 0.1
 	wSynonym  = 0.4
+	wGramWord = 0.1
 	// coverageAlpha sharpens the coverage factor (see combineQuery).
 	coverageAlpha = 1.0
 	// Query words by part of speech (see termWeight).
@@ -171,6 +172,7 @@ func termWeight(t analyzer.Token) float64 {
 type rankedPlan struct {
 	terms    []string   // analyzed query words
 	weights  []float64  // their weights, by part of speech
+	surfaces []string   // how a Japanese word is written in the query, "" for others
 	synOf    [][]string // analyzed synonyms of each query word
 	synonyms []string
 	literals []string // folded strings to find in snippets
@@ -206,6 +208,11 @@ func planRanked(q Query, opts SearchOptions) rankedPlan {
 			seen[t.Term] = true
 			p.terms = append(p.terms, t.Term)
 			p.weights = append(p.weights, termWeight(t))
+			sf := ""
+			if t.Kind == analyzer.KindJapanese {
+				sf = text[t.Start:t.End]
+			}
+			p.surfaces = append(p.surfaces, sf)
 		}
 		addLit(text[t.Start:t.End])
 		addLit(t.Term)
@@ -282,6 +289,16 @@ func planRanked(q Query, opts SearchOptions) rankedPlan {
 		kids := []query.Query{termQ(fieldBody, t, w*wBody), termQ(fieldHead, t, w*wHead)}
 		for _, s := range p.synOf[i] {
 			kids = append(kids, termQ(fieldBody, s, w*wSynonym*wBody), termQ(fieldHead, s, w*wSynonym*wHead))
+		}
+		// A Japanese word also counts where all its bigrams are: the
+		// analyzer may have cut the text differently (unknown compounds
+		// such as リマインダーメール are one token).
+		if bg := analyzer.QueryBigrams(p.surfaces[i]); len(bg) > 0 {
+			var conj []query.Query
+			for _, g := range bg {
+				conj = append(conj, termQ(fieldGram, g, w*wGramWord))
+			}
+			kids = append(kids, bleve.NewConjunctionQuery(conj...))
 		}
 		words = append(words, &combineQuery{children: kids})
 	}
@@ -380,7 +397,7 @@ func (ix *Index) ranked(ctx context.Context, q Query, opts SearchOptions) (*Resu
 		seen := map[string]bool{}
 		for _, h := range sr.Hits {
 			pth, s, e, ok := parsePassageID(h.ID)
-			if !ok || seen[pth] || excluded(pth, opts.Exclude) {
+			if !ok || seen[pth] || excluded(pth, opts.Exclude) || h.Score <= 0 {
 				continue
 			}
 			seen[pth] = true
