@@ -1,0 +1,256 @@
+package policy
+
+import (
+	"fmt"
+
+	"lwr/analyzer"
+)
+
+// Candidate is one search result as policy sees it.
+type Candidate struct {
+	Path  string  // relative to the source root, forward slashes
+	Title string  // the document's title
+	Score float64 // relevance; Apply never changes it
+	// Text is the cited passage (the snippet); currentness records with
+	// text match against it.
+	Text string
+	// SHA256 is the hex SHA-256 of the document's current bytes.
+	SHA256 string
+	// OwnMatch says the document's own text matched the query words, not
+	// only synonyms or character bigrams. Only such a preferred document
+	// is moved first.
+	OwnMatch bool
+	// Editions are the document's editions (analyzer.Editions of its text).
+	Editions []analyzer.Edition
+}
+
+// Options are the per-search knobs of Apply. The zero value applies every
+// policy.
+type Options struct {
+	// IgnorePreference keeps pure relevance order (--ignore-source-preference,
+	// for historical or explicitly old-edition questions). Editions,
+	// relations and currentness records are still reported.
+	IgnorePreference bool
+}
+
+// RelationKind is how a match relates to another document.
+type RelationKind int
+
+const (
+	// SupersededBy: a preferred document supersedes this one (旧版).
+	SupersededBy RelationKind = iota + 1
+	// Supersedes: this preferred document supersedes the other (旧版あり).
+	Supersedes
+	// PossiblyRelated: the titles are equal but for years or editions; the
+	// relation is unknown (関連の可能性, 版関係不明), never a version claim.
+	PossiblyRelated
+)
+
+func (k RelationKind) String() string {
+	switch k {
+	case SupersededBy:
+		return "superseded_by"
+	case Supersedes:
+		return "supersedes"
+	case PossiblyRelated:
+		return "possibly_related"
+	}
+	return fmt.Sprintf("RelationKind(%d)", int(k))
+}
+
+// Label returns the Japanese label used in messages.
+func (k RelationKind) Label() string {
+	switch k {
+	case SupersededBy:
+		return "旧版"
+	case Supersedes:
+		return "旧版あり"
+	case PossiblyRelated:
+		return "関連の可能性"
+	}
+	return "不明"
+}
+
+// MarshalText writes the String form, for JSON.
+func (k RelationKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+
+// Relation is one relation of a match to another document.
+type Relation struct {
+	Kind RelationKind `json:"kind"`
+	Path string       `json:"path"`
+	// Label is the preferred edition's label, for SupersededBy.
+	Label string `json:"label,omitempty"`
+}
+
+// Applied is a currentness record that applies to a match.
+type Applied struct {
+	Record *Record
+	// Matched is the record text found in the passage; "" for a record
+	// without text (it applies to every passage of its documents).
+	Matched string
+	// CheckedAt is the record's check date, else the file's.
+	CheckedAt string
+	// Stale says the document changed since the record was verified: its
+	// SHA-256 differs from the record's document_sha256 (or is unknown).
+	Stale bool
+}
+
+// Annotated is a candidate with what the policies say about it.
+type Annotated struct {
+	Candidate
+	// Edition is analyzer.EditionLabel of the editions: "2024年度 第2版
+	// 改訂2024-04-01", or 版不明.
+	Edition string
+	// Preferred is the preference naming this document, nil if none.
+	Preferred *Preferred
+	// Promoted says the document was moved first: it is preferred, its own
+	// text matched, and preferences were not ignored.
+	Promoted  bool
+	Relations []Relation
+	Records   []Applied
+}
+
+// maxListed bounds the documents listed per relation kind.
+const maxListed = 50
+
+// Apply annotates candidates (in relevance order) with their editions,
+// relations and currentness records, and moves the preferred documents
+// whose own text matched to the front; all others keep their relative
+// order. corpus, prefs and cur may be nil. It changes neither cands nor
+// the policies.
+func Apply(cands []Candidate, corpus *Corpus, prefs *Preferences, cur *Currentness, opts Options) []Annotated {
+	out := make([]Annotated, len(cands))
+	for i, c := range cands {
+		c.Path = nfc(c.Path)
+		a := Annotated{Candidate: c, Edition: analyzer.EditionLabel(c.Editions)}
+		if pr, ok := prefs.Lookup(c.Path); ok {
+			a.Preferred = pr
+			a.Promoted = c.OwnMatch && !opts.IgnorePreference
+			n := 0
+			for _, p := range superseded(pr, corpus, cands) {
+				if n == maxListed {
+					break
+				}
+				a.Relations = append(a.Relations, Relation{Kind: Supersedes, Path: p})
+				n++
+			}
+		}
+		for _, pr := range prefs.SupersededBy(c.Path) {
+			a.Relations = append(a.Relations, Relation{Kind: SupersededBy, Path: pr.Path, Label: pr.Label})
+		}
+		n := 0
+		for _, p := range corpus.related(c.Path, c.Title) {
+			if n == maxListed {
+				break
+			}
+			if declared(prefs, c.Path, p) {
+				continue
+			}
+			a.Relations = append(a.Relations, Relation{Kind: PossiblyRelated, Path: p})
+			n++
+		}
+		a.Records = records(cur, c)
+		out[i] = a
+	}
+	// Stable partition: promoted first, each part in relevance order.
+	moved := 0
+	for _, a := range out {
+		if a.Promoted {
+			moved++
+		}
+	}
+	if moved == 0 || moved == len(out) {
+		return out
+	}
+	sorted := make([]Annotated, 0, len(out))
+	for _, a := range out {
+		if a.Promoted {
+			sorted = append(sorted, a)
+		}
+	}
+	for _, a := range out {
+		if !a.Promoted {
+			sorted = append(sorted, a)
+		}
+	}
+	return sorted
+}
+
+// superseded lists the documents a preferred one supersedes: from the
+// corpus when there is one, else among the candidates.
+func superseded(pr *Preferred, corpus *Corpus, cands []Candidate) []string {
+	var out []string
+	if corpus.Len() > 0 {
+		for _, p := range corpus.paths {
+			if pr.covers(p) {
+				out = append(out, p)
+			}
+		}
+		return out
+	}
+	for _, c := range cands {
+		if p := nfc(c.Path); pr.covers(p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// declared reports whether the preferences state how a and b relate.
+func declared(prefs *Preferences, a, b string) bool {
+	if pr, ok := prefs.Lookup(a); ok && pr.covers(b) {
+		return true
+	}
+	if pr, ok := prefs.Lookup(b); ok && pr.covers(a) {
+		return true
+	}
+	return false
+}
+
+// records returns the currentness records that apply to a candidate.
+func records(cur *Currentness, c Candidate) []Applied {
+	if cur.Empty() {
+		return nil
+	}
+	var out []Applied
+	passage, folded := "", false
+	for i := range cur.Records {
+		r := &cur.Records[i]
+		if !r.appliesTo(c.Path) {
+			continue
+		}
+		if len(r.texts) > 0 && !folded {
+			passage, folded = squeeze(analyzer.Fold(c.Text)), true
+		}
+		m, ok := r.matchText(passage)
+		if !ok {
+			continue
+		}
+		at := r.CheckedAt
+		if at == "" {
+			at = cur.CheckedAt
+		}
+		stale := r.DocumentSHA256 != "" && !equalFoldASCII(r.DocumentSHA256, c.SHA256)
+		out = append(out, Applied{Record: r, Matched: m, CheckedAt: at, Stale: stale})
+	}
+	return out
+}
+
+func equalFoldASCII(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		x, y := a[i], b[i]
+		if 'A' <= x && x <= 'Z' {
+			x += 'a' - 'A'
+		}
+		if 'A' <= y && y <= 'Z' {
+			y += 'a' - 'A'
+		}
+		if x != y {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,129 @@
+package policy
+
+import (
+	"path"
+	"strings"
+	"unicode"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// glob is a compiled path pattern over document paths (relative to the
+// source root, forward slashes): "*" and "?" and "[…]" match within one
+// path segment as path.Match does, and a "**" segment matches any number
+// of segments, none included. A pattern without wildcards is an exact path.
+type glob struct {
+	raw     string
+	segs    []string
+	prefix  string // literal text every match starts with
+	literal bool
+}
+
+// patternError says what is wrong with a pattern and how to fix it.
+type patternError struct{ problem, fix string }
+
+func (e *patternError) Error() string { return e.problem }
+
+const pathFix = `give it relative to the source root with forward slashes, e.g. "研修/2024/*.md"`
+
+// compileGlob checks and compiles a pattern. Patterns are compared in
+// Unicode NFC, as paths are.
+func compileGlob(p string) (glob, error) {
+	if strings.TrimSpace(p) == "" {
+		return glob{}, &patternError{"empty path", pathFix}
+	}
+	for _, r := range p {
+		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
+			return glob{}, &patternError{"control character in path " + quote(p), "remove it; " + pathFix}
+		}
+	}
+	if strings.Contains(p, `\`) {
+		return glob{}, &patternError{"backslash in path " + quote(p), `use forward slashes ("研修/2024/契約事務.md"), also on Windows`}
+	}
+	if strings.HasPrefix(p, "/") || (len(p) >= 2 && p[1] == ':') || strings.HasPrefix(p, "~") {
+		return glob{}, &patternError{"absolute path " + quote(p), "write the path relative to the source root, e.g. \"研修/2024/*.md\" for <source root>/研修/2024/*.md"}
+	}
+	p = strings.TrimPrefix(p, "./")
+	if !norm.NFC.IsNormalString(p) {
+		p = norm.NFC.String(p)
+	}
+	segs := strings.Split(p, "/")
+	for _, s := range segs {
+		switch {
+		case s == "":
+			return glob{}, &patternError{"empty path segment in " + quote(p), "remove the doubled or trailing \"/\""}
+		case s == "." || s == "..":
+			return glob{}, &patternError{"\".\" or \"..\" segment in " + quote(p), "name the folders from the source root down, without \".\" or \"..\""}
+		case s != "**" && strings.Contains(s, "**"):
+			return glob{}, &patternError{"\"**\" inside a segment of " + quote(p), "use \"**\" only as a whole segment (\"規程/**/旧*.md\"); \"*\" matches within a segment"}
+		}
+		if _, err := path.Match(s, ""); err != nil {
+			return glob{}, &patternError{"bad pattern: a \"[\" character class is not closed", "close the character class, or use \"?\" to match a literal bracket"}
+		}
+	}
+	g := glob{raw: p, segs: segs}
+	if i := strings.IndexAny(p, "*?["); i >= 0 {
+		g.prefix = p[:i]
+	} else {
+		g.literal, g.prefix = true, p
+	}
+	return g, nil
+}
+
+// match reports whether a document path matches; the path must be in NFC
+// (nfc), as the index and Apply keep them.
+func (g glob) match(p string) bool {
+	if !strings.HasPrefix(p, g.prefix) {
+		return false
+	}
+	if g.literal {
+		return p == g.raw
+	}
+	return matchPath(g.segs, p, false)
+}
+
+// matchPath matches pattern segments against the rest of a path, p; end
+// says no segment is left.
+func matchPath(pat []string, p string, end bool) bool {
+	for len(pat) > 0 {
+		if pat[0] == "**" {
+			for {
+				if matchPath(pat[1:], p, end) {
+					return true
+				}
+				if end {
+					return false
+				}
+				if i := strings.IndexByte(p, '/'); i >= 0 {
+					p = p[i+1:]
+				} else {
+					p, end = "", true
+				}
+			}
+		}
+		if end {
+			return false
+		}
+		seg := p
+		if i := strings.IndexByte(p, '/'); i >= 0 {
+			seg, p = p[:i], p[i+1:]
+		} else {
+			p, end = "", true
+		}
+		if ok, _ := path.Match(pat[0], seg); !ok {
+			return false
+		}
+		pat = pat[1:]
+	}
+	return end
+}
+
+// anyMatch reports whether one of the globs matches p.
+func anyMatch(gs []glob, p string) bool {
+	for _, g := range gs {
+		if g.match(p) {
+			return true
+		}
+	}
+	return false
+}

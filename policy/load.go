@@ -1,0 +1,223 @@
+package policy
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// Where the policy files live, relative to the source root. Hidden
+// folders are never indexed, so the policy folder is not a document.
+const (
+	Dir             = ".research-policy"
+	PreferencesFile = "source-preferences.json"
+	CurrentnessFile = "currentness.json"
+)
+
+// maxFileSize bounds a policy file; a larger one is refused as invalid.
+const maxFileSize = 4 << 20
+
+// PreferencesPath and CurrentnessPath return where the policy files of a
+// source root are.
+func PreferencesPath(root string) string { return filepath.Join(root, Dir, PreferencesFile) }
+func CurrentnessPath(root string) string { return filepath.Join(root, Dir, CurrentnessFile) }
+
+// LoadPreferences reads <root>/.research-policy/source-preferences.json.
+// A missing file (or folder) is no preference: an empty *Preferences and
+// no error. An unreadable or invalid file is an *Error that matches
+// ErrPreferencesInvalid and names the file, the field and the fix.
+func LoadPreferences(root string) (*Preferences, error) {
+	file := PreferencesPath(root)
+	data, ok, err := readPolicy(CodePreferencesInvalid, file)
+	if err != nil || !ok {
+		if err != nil {
+			return nil, err
+		}
+		return &Preferences{}, nil
+	}
+	return ParsePreferences(file, data)
+}
+
+// LoadCurrentness reads <root>/.research-policy/currentness.json. A missing
+// file (or folder) is no record: an empty *Currentness and no error. An
+// unreadable or invalid file is an *Error that matches
+// ErrCurrentnessInvalid, whose message starts with
+// currentness_policy_invalid and names the file, the field and the fix;
+// the caller must then fail the search with no results.
+func LoadCurrentness(root string) (*Currentness, error) {
+	file := CurrentnessPath(root)
+	data, ok, err := readPolicy(CodeCurrentnessInvalid, file)
+	if err != nil || !ok {
+		if err != nil {
+			return nil, err
+		}
+		return &Currentness{}, nil
+	}
+	return ParseCurrentness(file, data)
+}
+
+// readPolicy reads a policy file; ok is false when it does not exist.
+func readPolicy(code, file string) (data []byte, ok bool, err error) {
+	fail := func(problem, fix string, err error) ([]byte, bool, error) {
+		return nil, false, &Error{Code: code, File: file, Problem: problem, Fix: fix, Err: err, noPlace: true}
+	}
+	// Stat before opening: opening a FIFO would block.
+	st, err := os.Stat(file)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return fail("cannot read the file: "+errText(err), "make the file and the policy folder readable by this user, or remove them", err)
+	}
+	if st.IsDir() {
+		return fail("is a folder, not a file", "remove the folder; the policy is one JSON file", nil)
+	}
+	if !st.Mode().IsRegular() {
+		return fail("is not a regular file", "make it a regular JSON file", nil)
+	}
+	if st.Size() > maxFileSize {
+		return fail(fmt.Sprintf("the file is %d bytes, more than the %d allowed", st.Size(), maxFileSize), "check that it is the right file; remove records that are not needed", nil)
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		return fail("cannot read the file: "+errText(err), "make the file readable by this user, or remove it", err)
+	}
+	defer f.Close()
+	data, err = io.ReadAll(io.LimitReader(f, maxFileSize+1))
+	if err != nil {
+		return fail("cannot read the file: "+errText(err), "make the file readable by this user, or remove it", err)
+	}
+	if len(data) > maxFileSize {
+		return fail(fmt.Sprintf("the file is more than %d bytes", maxFileSize), "check that it is the right file", nil)
+	}
+	return data, true, nil
+}
+
+// errText is an I/O error without the path, which the message already names.
+func errText(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// decode checks that data is one well-formed JSON value in UTF-8 without
+// duplicate object keys, and returns it as jsonschema reads it.
+func decode(code, file string, s *schema, data []byte) (any, []byte, error) {
+	data = bytes.TrimPrefix(data, []byte("\ufeff"))
+	if !utf8.Valid(data) {
+		i := 0
+		for i < len(data) {
+			r, n := utf8.DecodeRune(data[i:])
+			if r == utf8.RuneError && n <= 1 {
+				break
+			}
+			i += n
+		}
+		line, col := lineCol(data, i)
+		return nil, nil, &Error{Code: code, File: file, Line: line, Column: col,
+			Problem: "the file is not UTF-8 text", Fix: "save it as UTF-8 (Shift_JIS and other encodings are not read)"}
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, nil, &Error{Code: code, File: file, Problem: "the file is empty", Fix: s.fix("")}
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	if err := walkJSON(dec, nil); err != nil {
+		return nil, nil, syntaxError(code, file, data, dec, err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		line, col := lineCol(data, int(dec.InputOffset()))
+		return nil, nil, &Error{Code: code, File: file, Line: line, Column: col,
+			Problem: "invalid JSON: more text after the end of the top-level object", Fix: "remove the extra text, or join the objects into one"}
+	}
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+	if err != nil {
+		return nil, nil, &Error{Code: code, File: file, Problem: "invalid JSON: " + err.Error(), Fix: "correct the JSON syntax"}
+	}
+	return inst, data, nil
+}
+
+// dupKeyError is a key that occurs twice in one object.
+type dupKeyError struct{ ptr []string }
+
+func (e *dupKeyError) Error() string { return "duplicate key" }
+
+// walkJSON reads one value, failing on a key repeated within an object
+// (encoding/json would silently keep the last one).
+func walkJSON(dec *json.Decoder, ptr []string) error {
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	switch tok {
+	case json.Delim('{'):
+		keys := map[string]bool{}
+		for dec.More() {
+			kt, err := dec.Token()
+			if err != nil {
+				return err
+			}
+			k, _ := kt.(string)
+			p := append(ptr[:len(ptr):len(ptr)], k)
+			if keys[k] {
+				return &dupKeyError{ptr: p}
+			}
+			keys[k] = true
+			if err := walkJSON(dec, p); err != nil {
+				return err
+			}
+		}
+		_, err = dec.Token()
+		return err
+	case json.Delim('['):
+		for i := 0; dec.More(); i++ {
+			if err := walkJSON(dec, append(ptr[:len(ptr):len(ptr)], strconv.Itoa(i))); err != nil {
+				return err
+			}
+		}
+		_, err = dec.Token()
+		return err
+	}
+	return nil
+}
+
+func syntaxError(code, file string, data []byte, dec *json.Decoder, err error) *Error {
+	var dup *dupKeyError
+	if errors.As(err, &dup) {
+		return &Error{Code: code, File: file, Field: pointer(dup.ptr),
+			Problem: "the key " + quote(dup.ptr[len(dup.ptr)-1]) + " occurs twice in the same object",
+			Fix:     "keep one of them (JSON readers disagree on which one wins)"}
+	}
+	off := int(dec.InputOffset())
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		off = int(se.Offset)
+	}
+	msg := err.Error()
+	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+		msg = "the file ends before the JSON value is complete"
+		off = len(data)
+	}
+	line, col := lineCol(data, off)
+	return &Error{Code: code, File: file, Line: line, Column: col, Problem: "invalid JSON: " + msg,
+		Fix: "correct the JSON syntax there (a missing comma, quote or bracket, or a trailing comma, is the usual cause)"}
+}
+
+// lineCol returns the 1-based line and character column of a byte offset.
+func lineCol(data []byte, off int) (int, int) {
+	off = min(max(off, 0), len(data))
+	line := 1 + bytes.Count(data[:off], []byte("\n"))
+	start := bytes.LastIndexByte(data[:off], '\n') + 1
+	return line, 1 + utf8.RuneCount(data[start:off])
+}

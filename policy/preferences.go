@@ -1,0 +1,143 @@
+package policy
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// Preferences is a parsed source-preferences.json: the documents the user
+// prefers, each with the documents it supersedes. The zero value (no
+// file) prefers nothing. It is not changed after loading and is safe for
+// concurrent use.
+type Preferences struct {
+	File      string // the file read; "" when there is none
+	Preferred []Preferred
+	byPath    map[string]int
+}
+
+// Preferred is one preferred document.
+type Preferred struct {
+	// Path of the preferred document relative to the source root.
+	Path string `json:"path"`
+	// Label names the preferred edition to users, e.g. "2026年度版".
+	Label string `json:"label,omitempty"`
+	// Supersedes lists paths or patterns of the documents it supersedes.
+	Supersedes []string `json:"supersedes,omitempty"`
+	Note       string   `json:"note,omitempty"`
+	supersedes []glob
+}
+
+// Empty reports whether there is no preference.
+func (p *Preferences) Empty() bool { return p == nil || len(p.Preferred) == 0 }
+
+// Lookup returns the preference naming path as the preferred document.
+func (p *Preferences) Lookup(path string) (*Preferred, bool) {
+	if p.Empty() {
+		return nil, false
+	}
+	i, ok := p.byPath[nfc(path)]
+	if !ok {
+		return nil, false
+	}
+	return &p.Preferred[i], true
+}
+
+// SupersededBy returns the preferred documents that supersede path, in the
+// file's order. A preferred document never supersedes itself.
+func (p *Preferences) SupersededBy(path string) []*Preferred {
+	if p.Empty() {
+		return nil
+	}
+	path = nfc(path)
+	var out []*Preferred
+	for i := range p.Preferred {
+		if p.Preferred[i].covers(path) {
+			out = append(out, &p.Preferred[i])
+		}
+	}
+	return out
+}
+
+// Covers reports whether this preferred document supersedes path (a
+// pattern of Supersedes matches it); it never supersedes itself.
+func (pr *Preferred) Covers(path string) bool { return pr.covers(nfc(path)) }
+
+// covers is Covers for a path already in NFC.
+func (pr *Preferred) covers(path string) bool {
+	return path != pr.Path && anyMatch(pr.supersedes, path)
+}
+
+// ParsePreferences parses and validates the contents of a
+// source-preferences.json; file names it in errors.
+func ParsePreferences(file string, data []byte) (*Preferences, error) {
+	const code = CodePreferencesInvalid
+	s := preferencesSchema()
+	inst, data, err := decode(code, file, s, data)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.validate(code, file, inst); err != nil {
+		return nil, err
+	}
+	var raw struct {
+		Preferred []Preferred `json:"preferred"`
+	}
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return nil, &Error{Code: code, File: file, Problem: "cannot decode: " + err.Error(), Fix: "see docs/policies.md"}
+	}
+	p := &Preferences{File: file, Preferred: raw.Preferred, byPath: map[string]int{}}
+	fail := func(ptr, problem, fix string) error {
+		return &Error{Code: code, File: file, Field: ptr, Problem: problem, Fix: fix}
+	}
+	for i := range p.Preferred {
+		pr := &p.Preferred[i]
+		ptr := fmt.Sprintf("/preferred/%d", i)
+		g, err := compileGlob(pr.Path)
+		if err != nil {
+			var pe *patternError
+			errors.As(err, &pe)
+			return nil, fail(ptr+"/path", pe.problem, pe.fix)
+		}
+		if !g.literal {
+			return nil, fail(ptr+"/path", "wildcard in the preferred path "+quote(pr.Path),
+				`name one document, e.g. "研修/2026/契約事務.md"; put patterns in "supersedes"`)
+		}
+		pr.Path = g.raw
+		if j, dup := p.byPath[pr.Path]; dup {
+			return nil, fail(ptr+"/path", fmt.Sprintf("%s is already preferred in /preferred/%d", quote(pr.Path), j),
+				"merge the two entries into one (one entry per preferred document)")
+		}
+		p.byPath[pr.Path] = i
+		for k, pat := range pr.Supersedes {
+			g, err := compileGlob(pat)
+			if err != nil {
+				var pe *patternError
+				errors.As(err, &pe)
+				return nil, fail(fmt.Sprintf("%s/supersedes/%d", ptr, k), pe.problem, pe.fix)
+			}
+			pr.supersedes = append(pr.supersedes, g)
+		}
+	}
+	for i := range p.Preferred {
+		for j := i + 1; j < len(p.Preferred); j++ {
+			a, b := &p.Preferred[i], &p.Preferred[j]
+			if a.Covers(b.Path) && b.Covers(a.Path) {
+				return nil, fail(fmt.Sprintf("/preferred/%d/supersedes", j),
+					fmt.Sprintf("%s and %s supersede each other", quote(a.Path), quote(b.Path)),
+					"keep only the newer document's entry, or narrow one of the \"supersedes\" patterns")
+			}
+		}
+	}
+	return p, nil
+}
+
+// nfc returns a path in Unicode NFC, as patterns are kept.
+func nfc(p string) string {
+	if norm.NFC.IsNormalString(p) {
+		return p
+	}
+	return norm.NFC.String(p)
+}
