@@ -7,6 +7,7 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"sync"
 )
 
 //go:embed synonyms.json
@@ -24,6 +25,41 @@ var glossary []byte
 type Synonyms struct {
 	groups [][]string // folded words
 	raw    [][]string // as written
+
+	mu    sync.Mutex
+	terms map[string][]string // analyzed synonyms, memoized
+}
+
+// Terms returns the analyzed terms of a word, memoized: a dictionary's
+// words come back query after query.
+func (s *Synonyms) Terms(word string) []string {
+	if s == nil {
+		return termsOf(word)
+	}
+	s.mu.Lock()
+	t, ok := s.terms[word]
+	s.mu.Unlock()
+	if ok {
+		return t
+	}
+	t = termsOf(word)
+	s.mu.Lock()
+	if s.terms == nil {
+		s.terms = map[string][]string{}
+	}
+	if len(s.terms) < 10000 {
+		s.terms[word] = t
+	}
+	s.mu.Unlock()
+	return t
+}
+
+func termsOf(word string) []string {
+	var out []string
+	for _, t := range Default().Tokens(word) {
+		out = append(out, t.Term)
+	}
+	return out
 }
 
 // DefaultSynonyms returns the embedded default dictionary: the research

@@ -52,6 +52,11 @@ type Search struct {
 	SynonymFile string `mapstructure:"synonym_file"`
 	// AutoBuild builds the index on the first search of a root that has none.
 	AutoBuild bool `mapstructure:"auto_build"`
+	// Autostart leaves a daemon (lwr index watch --detach) running after a
+	// search that found none, so that the next searches are fast.
+	Autostart bool `mapstructure:"autostart"`
+	// DaemonTimeout bounds a search through the daemon.
+	DaemonTimeout time.Duration `mapstructure:"daemon_timeout"`
 }
 
 // Web configures the web search providers and the web cache.
@@ -151,7 +156,7 @@ func Defaults(env Env) Config {
 			LockTimeout:   2 * time.Second,
 			BatchBytes:    1 << 20,
 		},
-		Search: Search{MaxFiles: 8, MaxChars: 1200, AutoBuild: true},
+		Search: Search{MaxFiles: 8, MaxChars: 1200, AutoBuild: true, DaemonTimeout: 3 * time.Second},
 		Web: Web{
 			Timeout:         10 * time.Second,
 			MaxResults:      5,
@@ -282,6 +287,9 @@ func (c *Config) validate(origin map[string]string) error {
 	}
 	if c.Search.MaxChars < 40 {
 		return bad("search.max_chars", "is %d; use at least 40", c.Search.MaxChars)
+	}
+	if c.Search.DaemonTimeout <= 0 {
+		return bad("search.daemon_timeout", "is %s; use a duration such as 3s", c.Search.DaemonTimeout)
 	}
 	if c.Index.MaxFileSize <= 0 {
 		return bad("index.max_file_size", "is %d; use a size in bytes", c.Index.MaxFileSize)

@@ -390,7 +390,7 @@ func (w *batchWriter) add(r readResult) error {
 	}
 	d := r.doc
 	head := d.Head()
-	e := entry{ModTime: r.f.ModTime, Size: r.f.Size, SHA256: r.sha, Meta: r.f.Meta, Encoding: d.Encoding, Lines: d.Lines, Title: d.Title}
+	e := entry{ModTime: r.f.ModTime, Size: r.f.Size, SHA256: r.sha, Meta: r.f.Meta, Encoding: d.Encoding, Lines: d.Lines, Title: d.Title, Editions: d.Editions}
 	for _, p := range d.Passages {
 		id := passageID(d.Path, p.Start, p.End)
 		doc := passageDocument(id, d.Path, p.Text, head)

@@ -7,6 +7,8 @@ import (
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
+
+	"lwr/analyzer"
 )
 
 // Passage bounds: a passage is a run of whole lines, cut at headings and
@@ -28,6 +30,7 @@ type Document struct {
 	Lines    int
 	Lead     string // the first characters of the body, after the title
 	Passages []Passage
+	Editions []analyzer.Edition
 }
 
 // Passage is a run of lines of a document (1-based, inclusive).
@@ -125,6 +128,7 @@ func parseDocument(rel, text, enc string, sidecar []byte) *Document {
 	}
 	d.Lead = lead(lines[min(body, len(lines)):])
 	d.Passages = cutPassages(lines)
+	d.Editions = analyzer.Editions(text)
 	return d
 }
 

@@ -11,9 +11,11 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
@@ -30,7 +32,7 @@ import (
 // SchemaVersion changes whenever an existing index can no longer be read
 // as this code expects (mapping, fields, passages or analysis); an index of
 // another version is rebuilt.
-const SchemaVersion = "lwr-index-3+" + analyzer.Version
+const SchemaVersion = "lwr-index-4+" + analyzer.Version
 
 // Bleve fields of a passage document.
 const (
@@ -137,7 +139,8 @@ type Index struct {
 	lock     *fileLock
 	writable bool
 	fresh    bool // the Bleve index was created by this process and holds no passages yet
-	stats    *search.BM25Stats
+	stats    atomic.Pointer[search.BM25Stats]
+	watch    watchState
 	// Rebuilt says why Open started a new index, "" when it did not.
 	Rebuilt string
 }
@@ -471,7 +474,7 @@ type bm25Stats struct {
 
 // loadStats reads the statistics of the index.
 func (ix *Index) loadStats() {
-	ix.stats = nil
+	ix.stats.Store(nil)
 	v, err := ix.b.GetInternal([]byte(keyStats))
 	if err != nil || len(v) == 0 {
 		return
@@ -486,15 +489,54 @@ func (ix *Index) loadStats() {
 	}
 	// Unscored searches merge postings into a searcher of the field "*".
 	bs.FieldCardinality["*"] = 1
-	ix.stats = bs
+	ix.stats.Store(bs)
 }
 
 // searchRequest makes a Bleve request that scores with the index's own
 // statistics.
 func (ix *Index) searchRequest(q query.Query, size int, explain bool) *bleve.SearchRequest {
 	req := bleve.NewSearchRequestOptions(q, size, 0, explain)
-	if ix.stats != nil {
-		req.PreSearchData = map[string]any{search.BM25PreSearchDataKey: ix.stats}
+	if st := ix.stats.Load(); st != nil {
+		req.PreSearchData = map[string]any{search.BM25PreSearchDataKey: st}
 	}
 	return req
+}
+
+// describe fills a match's title and editions from the manifest, reading
+// the editions from the current text when the file changed since it was
+// indexed.
+func (ix *Index) describe(m *Match, text string) {
+	var e entry
+	ok := false
+	if ix.man != nil {
+		e, ok, _ = ix.man.get(m.Path)
+	}
+	m.Title = e.Title
+	if m.Title == "" {
+		m.Title = path.Base(m.Path)
+	}
+	if ok && e.SHA256 == m.SHA256 {
+		m.Editions = e.Editions
+		return
+	}
+	m.Editions = analyzer.Editions(text)
+}
+
+// Titles returns the title of every indexed document by path.
+func (ix *Index) Titles() (map[string]string, error) {
+	if ix.man == nil {
+		return map[string]string{}, nil
+	}
+	all, err := ix.man.all()
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]string, len(all))
+	for p, e := range all {
+		out[p] = e.Title
+		if e.Title == "" {
+			out[p] = path.Base(p)
+		}
+	}
+	return out, nil
 }

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+
+	"lwr/analyzer"
 )
 
 var (
@@ -26,14 +28,16 @@ const (
 
 // entry is what the manifest remembers of one indexed file.
 type entry struct {
-	ModTime  int64    `json:"mtime"`
-	Size     int64    `json:"size"`
-	SHA256   string   `json:"sha256"`
-	Meta     string   `json:"meta,omitempty"` // sidecar fingerprint
-	Encoding string   `json:"enc,omitempty"`
-	Lines    int      `json:"lines"`
-	Title    string   `json:"title,omitempty"`
-	IDs      []string `json:"ids"` // Bleve document ids of its passages
+	ModTime  int64  `json:"mtime"`
+	Size     int64  `json:"size"`
+	SHA256   string `json:"sha256"`
+	Meta     string `json:"meta,omitempty"` // sidecar fingerprint
+	Encoding string `json:"enc,omitempty"`
+	Lines    int    `json:"lines"`
+	Title    string `json:"title,omitempty"`
+	// Editions are the editions and dates read from the text (§4.4).
+	Editions []analyzer.Edition `json:"editions,omitempty"`
+	IDs      []string           `json:"ids"` // Bleve document ids of its passages
 	// Lengths are the analyzed lengths (tokens) of its passages' fields,
 	// summed: the index's BM25 statistics are built from them.
 	Lengths map[string]int `json:"len,omitempty"`
@@ -93,6 +97,25 @@ func (m *manifest) all() (map[string]entry, error) {
 		})
 	})
 	return out, err
+}
+
+// get returns the entry of one path.
+func (m *manifest) get(p string) (entry, bool, error) {
+	var e entry
+	var ok bool
+	err := m.db.View(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketFiles)
+		if b == nil {
+			return nil
+		}
+		v := b.Get([]byte(p))
+		if v == nil {
+			return nil
+		}
+		ok = true
+		return json.Unmarshal(v, &e)
+	})
+	return e, ok, err
 }
 
 // count returns the number of entries.

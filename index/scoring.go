@@ -88,8 +88,14 @@ func (s *combineSearcher) Advance(ctx *search.SearchContext, id index.IndexInter
 
 // score replaces the breakdown with the combined score.
 func (s *combineSearcher) score(dm *search.DocumentMatch) {
+	// Add in the children's order: float addition is not associative, and
+	// equal documents must get equal scores whatever the map's order.
 	sum, covered := 0.0, 0.0
-	for i, v := range dm.ScoreBreakdown {
+	for i := range s.q.children {
+		v, ok := dm.ScoreBreakdown[i]
+		if !ok {
+			continue
+		}
 		sum += v
 		if i < len(s.q.coverage) {
 			covered += s.q.coverage[i]

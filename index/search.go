@@ -2,6 +2,8 @@ package index
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"path"
@@ -68,6 +70,10 @@ type SearchOptions struct {
 	Exclude []string
 	// Explain attaches to each match why it scored as it did.
 	Explain bool
+	// OwnMatch checks, for each ranked match, whether the document's own
+	// text holds every query word (not only synonyms or bigrams); it may
+	// fold whole documents, so ask only when it is needed.
+	OwnMatch bool
 }
 
 func (o SearchOptions) withDefaults() SearchOptions {
@@ -92,9 +98,17 @@ type Match struct {
 	Highlights [][2]int
 	// Occurrences counts the query words in the file (full-text mode).
 	Occurrences int
-	// Passage is the line range of the best passage (ranked mode).
+	// Passage is the line range of the best passage (ranked mode) and
+	// its text in the current file.
 	PassageStart, PassageEnd int
-	Explain                  string
+	Passage                  string
+	Title                    string
+	SHA256                   string             // of the current file's bytes
+	Editions                 []analyzer.Edition // read from the current text
+	// OwnMatch: the document's own text holds every query word (ranked
+	// mode, when SearchOptions.OwnMatch asks for it).
+	OwnMatch bool
+	Explain  string
 }
 
 // Result is the answer to a search.
@@ -242,13 +256,13 @@ func planRanked(q Query, opts SearchOptions) rankedPlan {
 	addSyn := func(s string, to []int) {
 		p.synonyms = append(p.synonyms, s)
 		addLit(s)
-		for _, t := range a.Tokens(s) {
-			if _, own := termIndex[t.Term]; own {
+		for _, term := range opts.Dictionary.Terms(s) {
+			if _, own := termIndex[term]; own {
 				continue
 			}
 			for _, i := range to {
-				if !slices.Contains(p.synOf[i], t.Term) {
-					p.synOf[i] = append(p.synOf[i], t.Term)
+				if !slices.Contains(p.synOf[i], term) {
+					p.synOf[i] = append(p.synOf[i], term)
 				}
 			}
 		}
@@ -409,12 +423,23 @@ func (ix *Index) ranked(ctx context.Context, q Query, opts SearchOptions) (*Resu
 		}
 		size *= 4
 	}
+	// Equal scores in path order, so that the same content gives the same
+	// results however the index's segments were written.
+	slices.SortStableFunc(cands, func(a, b cand) int {
+		if a.score != b.score {
+			if a.score > b.score {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a.path, b.path)
+	})
 	res.Total = len(cands)
 	for _, c := range cands {
 		if len(res.Matches) >= opts.Limit {
 			break
 		}
-		m, ok, err := ix.snippet(c.path, c.start, c.end, p.literals, p.quoted, opts.MaxChars)
+		m, ok, err := ix.snippet(c.path, c.start, c.end, p, opts)
 		if err != nil {
 			return nil, err
 		}
@@ -529,13 +554,8 @@ func (ix *Index) fullText(ctx context.Context, q Query, opts SearchOptions) (*Re
 
 // verifyLiteral reads a candidate file and checks that it holds every word.
 func (ix *Index) verifyLiteral(rel string, words []string, maxChars int) (Match, bool, error) {
-	abs := filepath.Join(ix.opts.Root, filepath.FromSlash(rel))
-	st, err := os.Stat(abs)
-	if err != nil {
-		return Match{}, false, nil
-	}
-	text, _, err := ReadText(abs)
-	if err != nil {
+	text, sum, mtime, ok := ix.readCurrent(rel)
+	if !ok {
 		return Match{}, false, nil
 	}
 	f := analyzer.Fold(text)
@@ -550,23 +570,43 @@ func (ix *Index) verifyLiteral(rel string, words []string, maxChars int) (Match,
 	lines := Lines(text)
 	m := snippetOf(lines, 1, len(lines), words, maxChars)
 	m.Path = rel
-	m.ModTime = st.ModTime()
+	m.ModTime = mtime
+	m.SHA256 = sum
+	m.Passage = m.Snippet
+	ix.describe(&m, text)
+	m.OwnMatch = true
 	m.Occurrences = occ
 	m.Score = float64(occ)
 	return m, true, nil
 }
 
+// readCurrent reads a source file as it is now: its text, the SHA-256 of
+// its bytes and its modification time.
+func (ix *Index) readCurrent(rel string) (text, sum string, mtime time.Time, ok bool) {
+	abs := filepath.Join(ix.opts.Root, filepath.FromSlash(rel))
+	st, err := os.Stat(abs)
+	if err != nil || !st.Mode().IsRegular() {
+		return "", "", time.Time{}, false
+	}
+	data, err := os.ReadFile(abs)
+	if err != nil {
+		return "", "", time.Time{}, false
+	}
+	text, _, err = Decode(data)
+	if err != nil {
+		return "", "", time.Time{}, false
+	}
+	h := sha256.Sum256(data)
+	return text, hex.EncodeToString(h[:]), st.ModTime(), true
+}
+
 // snippet reads a file and cuts the snippet of a ranked hit from its
 // passage lines; ok is false when the file is gone or no longer holds a
 // quoted word.
-func (ix *Index) snippet(rel string, start, end int, literals, quoted []string, maxChars int) (Match, bool, error) {
-	abs := filepath.Join(ix.opts.Root, filepath.FromSlash(rel))
-	st, err := os.Stat(abs)
-	if err != nil {
-		return Match{}, false, nil
-	}
-	text, _, err := ReadText(abs)
-	if err != nil {
+func (ix *Index) snippet(rel string, start, end int, p rankedPlan, opts SearchOptions) (Match, bool, error) {
+	literals, quoted, maxChars := p.literals, p.quoted, opts.MaxChars
+	text, sum, mtime, ok := ix.readCurrent(rel)
+	if !ok {
 		return Match{}, false, nil
 	}
 	lines := Lines(text)
@@ -590,6 +630,40 @@ func (ix *Index) snippet(rel string, start, end int, literals, quoted []string, 
 		}
 	}
 	m.Path = rel
-	m.ModTime = st.ModTime()
+	m.ModTime = mtime
+	m.SHA256 = sum
+	m.Passage = strings.Join(lines[start-1:end], "\n")
+	ix.describe(&m, text)
+	if opts.OwnMatch {
+		m.OwnMatch = p.ownMatch(m.Passage) || p.ownMatch(text)
+	}
 	return m, true, nil
+}
+
+// ownMatch reports whether text holds every query word itself: its form in
+// the query, its indexed form, or (for a verb or adjective) its stem.
+func (p rankedPlan) ownMatch(text string) bool {
+	f := analyzer.Fold(text)
+	for i, t := range p.terms {
+		forms := []string{t}
+		if sf := p.surfaces[i]; sf != "" {
+			forms = append(forms, analyzer.Fold(sf))
+		}
+		if p.weights[i] == wVerb {
+			if r := []rune(t); len(r) > 1 {
+				forms = append(forms, string(r[:len(r)-1]))
+			}
+		}
+		found := false
+		for _, w := range forms {
+			if strings.Contains(f, w) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return len(p.terms) > 0
 }

@@ -74,6 +74,17 @@ func (k RelationKind) Label() string {
 // MarshalText writes the String form, for JSON.
 func (k RelationKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
 
+// UnmarshalText reads the String form.
+func (k *RelationKind) UnmarshalText(b []byte) error {
+	for _, c := range []RelationKind{SupersededBy, Supersedes, PossiblyRelated} {
+		if string(b) == c.String() {
+			*k = c
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown relation kind %q", b)
+}
+
 // Relation is one relation of a match to another document.
 type Relation struct {
 	Kind RelationKind `json:"kind"`

@@ -9,6 +9,8 @@ import (
 
 	"lwr/config"
 	"lwr/index"
+	"lwr/policy"
+	"lwr/research"
 )
 
 // Exit codes.
@@ -16,7 +18,8 @@ const (
 	exitOK       = 0
 	exitError    = 1   // anything else
 	exitUsage    = 2   // bad flags, arguments or configuration
-	exitBusy     = 3   // the index is held by another process
+	exitBusy     = 3   // the index is held by another process, or the daemon does not answer
+	exitPolicy   = 4   // currentness_policy_invalid: the currentness file is invalid
 	exitCanceled = 130 // interrupted
 )
 
@@ -26,6 +29,14 @@ type usageError struct{ msg string }
 func (e usageError) Error() string { return e.msg }
 
 func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
+
+// busyError says who holds the index; it matches index.ErrLocked.
+type busyError struct{ msg string }
+
+func (e busyError) Error() string { return e.msg }
+func (e busyError) Unwrap() error { return index.ErrLocked }
+
+func busyf(format string, args ...any) error { return busyError{fmt.Sprintf(format, args...)} }
 
 // reportedError is an error already shown to the user (e.g. as JSON); main
 // only sets the exit code.
@@ -50,7 +61,11 @@ func exitCode(err error, stderr io.Writer) int {
 		return exitCanceled
 	case errors.As(err, &ue), errors.Is(err, config.ErrInvalid), isCobraUsage(err):
 		return exitUsage
-	case errors.Is(err, index.ErrLocked):
+	case errors.Is(err, policy.ErrCurrentnessInvalid):
+		return exitPolicy
+	case errors.Is(err, policy.ErrPreferencesInvalid):
+		return exitUsage
+	case errors.Is(err, index.ErrLocked), errors.Is(err, research.ErrNotAnswering), errors.Is(err, research.ErrSyncing):
 		return exitBusy
 	}
 	return exitError

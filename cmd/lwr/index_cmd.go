@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -13,6 +14,7 @@ import (
 
 	"lwr/config"
 	"lwr/index"
+	"lwr/research"
 )
 
 // missingRootMessage is the guidance for a source root that does not exist.
@@ -20,7 +22,7 @@ const missingRootMessage = "設定されたローカル資料ディレクトリ�
 
 func newIndexCommand(g *globalOptions) *cobra.Command {
 	c := &cobra.Command{Use: "index", Short: "Build and inspect the index of the source root"}
-	c.AddCommand(newIndexBuildCommand(g), newIndexStatusCommand(g))
+	c.AddCommand(newIndexBuildCommand(g), newIndexStatusCommand(g), newIndexWatchCommand(g), newIndexStopCommand(g))
 	return c
 }
 
@@ -149,6 +151,31 @@ func runIndexStatus(ctx context.Context, g *globalOptions, cfg config.Config, ou
 		fmt.Fprintf(out, "              (missing) %s\n", missingRootMessage)
 	}
 	fmt.Fprintf(out, "index:        %s\n", iopts.Dir)
+	if cl, err := research.Dial(iopts.Dir, cfg.Search.DaemonTimeout); err == nil {
+		ds, err := cl.Status(ctx)
+		if err != nil {
+			fmt.Fprintf(out, "daemon:       does not answer %s: %v\n", holderOf(iopts.Dir), err)
+			return nil
+		}
+		printIndexStatus(out, ds.Index)
+		w := ds.Watch
+		fmt.Fprintf(out, "daemon:       running, pid %d, up %s, %s", ds.PID, time.Since(ds.Started).Round(time.Second), w.Mode)
+		if w.Mode == "events" {
+			fmt.Fprintf(out, ", %d folders watched", w.Watches)
+		}
+		fmt.Fprintf(out, ", %d changes queued", w.Pending)
+		if w.Syncing {
+			fmt.Fprint(out, ", syncing now")
+		}
+		fmt.Fprintln(out)
+		if !w.LastChange.IsZero() {
+			fmt.Fprintf(out, "last change:  %s (%s ago): %s\n", w.LastChange.Local().Format(time.RFC3339), time.Since(w.LastChange).Round(time.Second), w.Last)
+		}
+		if w.Warning != "" {
+			fmt.Fprintf(out, "warning:      %s\n", w.Warning)
+		}
+		return nil
+	}
 	ix, err := index.OpenReader(ctx, iopts)
 	var le *index.LockedError
 	switch {
@@ -159,11 +186,14 @@ func runIndexStatus(ctx context.Context, g *globalOptions, cfg config.Config, ou
 		fmt.Fprintln(out, "daemon:       not running")
 		return nil
 	case errors.Is(err, index.ErrNeedsRebuild):
-		fmt.Fprintf(out, "state:        needs a build: %v\n", err)
+		fmt.Fprintf(out, "state:        %v; run lwr index build\n", err)
 		fmt.Fprintln(out, "daemon:       not running")
 		return nil
 	case errors.As(err, &le):
 		fmt.Fprintf(out, "state:        in use by process %d (%s)\n", le.PID, le.Holder)
+		if strings.Contains(le.Holder, "index watch") {
+			fmt.Fprintln(out, "daemon:       running but does not answer; restart it with lwr index stop")
+		}
 		return nil
 	case err != nil:
 		return err
@@ -173,6 +203,12 @@ func runIndexStatus(ctx context.Context, g *globalOptions, cfg config.Config, ou
 	if err != nil {
 		return err
 	}
+	printIndexStatus(out, st)
+	fmt.Fprintln(out, "daemon:       not running")
+	return nil
+}
+
+func printIndexStatus(out io.Writer, st index.Status) {
 	fmt.Fprintf(out, "schema:       %s\n", st.Schema)
 	fmt.Fprintf(out, "documents:    %d files, %d passages", st.Files, st.Passages)
 	if st.Skipped > 0 {
@@ -183,6 +219,4 @@ func runIndexStatus(ctx context.Context, g *globalOptions, cfg config.Config, ou
 		fmt.Fprintf(out, "last sync:    %s (%s ago)\n", st.LastSync.Local().Format(time.RFC3339), time.Since(st.LastSync).Round(time.Second))
 	}
 	fmt.Fprintf(out, "size on disk: %.1f MB\n", float64(st.Bytes)/1e6)
-	fmt.Fprintln(out, "daemon:       not running")
-	return nil
 }

@@ -85,7 +85,7 @@ func searchJSON(t *testing.T, env []string, root, cache string, args ...string) 
 	}
 	var got []string
 	for _, m := range res.Matches {
-		got = append(got, fmt.Sprintf("%s:%d-%d %q", m.Path, m.SnippetStartLine, m.SnippetEndLine, m.Snippet))
+		got = append(got, fmt.Sprintf("%s:%d-%d %q %v", m.Path, m.SnippetStartLine, m.SnippetEndLine, m.Snippet, m.Score))
 	}
 	return got
 }

@@ -105,6 +105,7 @@ func newRootCommand(g *globalOptions) *cobra.Command {
 		newIndexCommand(g),
 		newSearchCommand(g),
 		newConfigCommand(g),
+		newWebCommand(g),
 	)
 	return root
 }

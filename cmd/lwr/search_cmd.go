@@ -15,33 +15,39 @@ import (
 	"lwr/analyzer"
 	"lwr/config"
 	"lwr/index"
+	"lwr/policy"
+	"lwr/research"
 )
 
 type searchOptions struct {
-	format   string
-	maxFiles int
-	maxChars int
-	mode     string
-	synonyms []string
-	exclude  []string
-	explain  bool
+	format           string
+	maxFiles         int
+	maxChars         int
+	mode             string
+	synonyms         []string
+	exclude          []string
+	explain          bool
+	ignorePreference bool
 }
 
 func (o *searchOptions) AddFlags(cmd *cobra.Command) {
 	fs := cmd.Flags()
-	fs.StringVar(&o.format, "format", "text", "output format: text or json (the local_result of agent-output-schema.json)")
+	fs.StringVar(&o.format, "format", "text", "output format: text, json (the local_result of agent-output-schema.json) or json-ext (json plus editions, relations and currentness records)")
 	fs.IntVar(&o.maxFiles, "max-files", 0, "files to return (default 8; in fulltext mode every matching file)")
 	fs.IntVar(&o.maxChars, "max-chars", 0, "characters per snippet (default 1200)")
 	fs.StringVar(&o.mode, "mode", "ranked", "ranked (by relevance) or fulltext (every file holding every word literally)")
 	fs.StringArrayVar(&o.synonyms, "synonym", nil, "an extra word matched at a lower weight (repeatable)")
 	fs.StringArrayVar(&o.exclude, "exclude-path", nil, "leave out a file, a folder or a glob, relative to the source root (repeatable)")
 	fs.BoolVar(&o.explain, "explain", false, "show why each hit scored as it did (text format)")
+	fs.BoolVar(&o.ignorePreference, "ignore-source-preference", false, "keep pure relevance order (historical or old-edition questions); editions are still reported")
 }
 
 // Check validates the flags.
 func (o *searchOptions) Check() error {
-	if o.format != "text" && o.format != "json" {
-		return usagef("unknown --format %q; use text or json", o.format)
+	switch o.format {
+	case "text", "json", "json-ext":
+	default:
+		return usagef("unknown --format %q; use text, json or json-ext", o.format)
 	}
 	if _, err := index.ParseMode(o.mode); err != nil {
 		return usageError{err.Error()}
@@ -52,7 +58,7 @@ func (o *searchOptions) Check() error {
 	if o.maxChars != 0 && o.maxChars < 40 {
 		return usagef("--max-chars is %d; use at least 40", o.maxChars)
 	}
-	if o.explain && o.format == "json" {
+	if o.explain && o.format != "text" {
 		return usagef("--explain works with --format text only")
 	}
 	return nil
@@ -65,7 +71,9 @@ func newSearchCommand(g *globalOptions) *cobra.Command {
 		Short: "Search the local documents (ranked, or every literal match with --mode fulltext)",
 		Long: "Search the indexed source root. Words are matched after Japanese morphological analysis\n" +
 			"(conjugations, width and long-vowel variants fold together); \"quoted words\" must occur as written.\n" +
-			"With --mode fulltext every file that holds every word literally is returned.",
+			"With --mode fulltext every file that holds every word literally is returned. The source root's\n" +
+			"policies (.research-policy/) order preferred editions first and annotate editions, relations\n" +
+			"and currentness records. A running daemon (lwr index watch) answers without opening the index.",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runSearch(cmd.Context(), opts, g, cmd, args)
 		},
@@ -94,13 +102,25 @@ type jsonMatch struct {
 	ModifiedAt       string  `json:"modifiedAt"`
 }
 
+// extResult is --format json-ext: the local_result and what the policies
+// say of each match.
+type extResult struct {
+	localResult
+	Annotations []policy.Ext    `json:"annotations"`
+	Policies    policy.Policies `json:"policies"`
+}
+
 func runSearch(ctx context.Context, opts searchOptions, g *globalOptions, cmd *cobra.Command, args []string) error {
 	out := g.stdout
 	fail := func(err error) error {
-		if opts.format != "json" {
+		if opts.format == "text" {
 			return err
 		}
-		writeJSON(out, localResult{AgentType: "local", Status: "error", Matches: []jsonMatch{}, ErrorMessage: sentence(err)})
+		lr := localResult{AgentType: "local", Status: "error", Matches: []jsonMatch{}, ErrorMessage: sentence(err)}
+		if errors.Is(err, policy.ErrCurrentnessInvalid) {
+			lr.Message = err.Error()
+		}
+		writeJSON(out, lr)
 		fmt.Fprintln(g.stderr, "lwr: "+sentence(err))
 		return reportedError{err}
 	}
@@ -111,60 +131,100 @@ func runSearch(ctx context.Context, opts searchOptions, g *globalOptions, cmd *c
 	if err != nil {
 		return fail(err)
 	}
-	q, err := index.ParseQuery(strings.Join(args, " "))
+	query := strings.Join(args, " ")
+	q, err := index.ParseQuery(query)
 	if errors.Is(err, index.ErrEmptyQuery) {
 		return fail(usagef("the query is empty; give the words to search for, e.g. lwr search 有給休暇 申請"))
 	}
-	mode, _ := index.ParseMode(opts.mode)
-	so := index.SearchOptions{
-		Mode:     mode,
-		Limit:    opts.maxFiles,
-		MaxChars: opts.maxChars,
-		Synonyms: opts.synonyms,
-		Exclude:  opts.exclude,
-		Explain:  opts.explain,
-	}
-	if so.MaxChars == 0 {
-		so.MaxChars = cfg.Search.MaxChars
-	}
-	if so.Limit == 0 && mode == index.Ranked {
-		so.Limit = cfg.Search.MaxFiles
-	}
-	if so.Dictionary, err = analyzer.LoadSynonyms(cfg.Search.SynonymFile); err != nil {
-		return fail(usageError{err.Error()})
-	}
-
 	if st, err := os.Stat(cfg.SourceRoot); err != nil || !st.IsDir() {
-		if opts.format == "json" {
+		if opts.format != "text" {
 			writeJSON(out, localResult{AgentType: "local", Status: "empty", Matches: []jsonMatch{}, SourceRoot: cfg.SourceRoot, Message: missingRootMessage})
 			return nil
 		}
 		return usageError{missingRootMessage + " (" + cfg.SourceRoot + ")"}
 	}
-	ix, err := openForSearch(ctx, g, cfg)
+	mode, _ := index.ParseMode(opts.mode)
+	ws := research.WireSearch{Mode: mode.String(), Limit: opts.maxFiles, MaxChars: opts.maxChars, Synonyms: opts.synonyms, Exclude: opts.exclude, Explain: opts.explain}
+	if ws.MaxChars == 0 {
+		ws.MaxChars = cfg.Search.MaxChars
+	}
+	if ws.Limit == 0 && mode == index.Ranked {
+		ws.Limit = cfg.Search.MaxFiles
+	}
+	local, err := searchLocal(ctx, g, cfg, q, ws, opts.ignorePreference)
 	if err != nil {
+		if errors.Is(err, policy.ErrPreferencesInvalid) {
+			err = fmt.Errorf("%w (or pass --ignore-source-preference to search without it)", err)
+		}
 		return fail(err)
 	}
-	defer ix.Close()
-	res, err := ix.Search(ctx, q, so)
-	if err != nil {
-		return fail(err)
+	switch opts.format {
+	case "json":
+		writeJSON(out, toLocalResult(local))
+	case "json-ext":
+		writeJSON(out, extResult{localResult: toLocalResult(local), Annotations: local.Annotations, Policies: local.Policies})
+	default:
+		writeText(out, local, g.stdoutIsTerminal())
 	}
-	if opts.format == "json" {
-		writeJSON(out, toLocalResult(ix.Root(), res))
-		return nil
-	}
-	writeText(out, ix.Root(), res, g.stdoutIsTerminal())
 	return nil
 }
 
-// openForSearch opens the index for reading; when there is none yet (or it
-// must be rebuilt) and auto_build is on, it builds it first.
-func openForSearch(ctx context.Context, g *globalOptions, cfg config.Config) (*index.Index, error) {
+// searchLocal runs a local search through the daemon when one answers for
+// the source root, else on the index opened here (building it first when
+// there is none). With search.autostart, a search that found no daemon
+// leaves one running.
+func searchLocal(ctx context.Context, g *globalOptions, cfg config.Config, q index.Query, ws research.WireSearch, ignorePreference bool) (*research.Local, error) {
 	iopts, err := g.indexOptions(cfg, "lwr search (building the index)")
 	if err != nil {
 		return nil, err
 	}
+	client, err := research.Dial(iopts.Dir, cfg.Search.DaemonTimeout)
+	switch {
+	case err == nil:
+		local, err := client.Search(ctx, q.String(), ws, ignorePreference)
+		switch {
+		case errors.Is(err, research.ErrNotAnswering):
+			return nil, fmt.Errorf("the lwr daemon for %s %s: %w; restart it with lwr index stop and lwr index watch --detach", cfg.SourceRoot, holderOf(iopts.Dir), err)
+		case errors.Is(err, research.ErrSyncing):
+			return nil, fmt.Errorf("%w of %s; try again in a moment (lwr index status shows it)", err, cfg.SourceRoot)
+		}
+		return local, err
+	case !errors.Is(err, research.ErrNoDaemon):
+		return nil, err
+	}
+	mode, _ := index.ParseMode(ws.Mode)
+	dict, err := analyzer.LoadSynonyms(cfg.Search.SynonymFile)
+	if err != nil {
+		return nil, usageError{err.Error()}
+	}
+	ix, err := openForSearch(ctx, g, cfg, iopts)
+	if err != nil {
+		var le *index.LockedError
+		if errors.As(err, &le) && strings.Contains(le.Holder, "index watch") {
+			return nil, busyf("the daemon (process %d) holds the index of %s but does not answer on its socket; wait for it to start, or restart it with lwr index stop and lwr index watch --detach", le.PID, cfg.SourceRoot)
+		}
+		return nil, err
+	}
+	lo := research.LocalOptions{
+		Search: index.SearchOptions{
+			Mode: mode, Limit: ws.Limit, MaxChars: ws.MaxChars, Synonyms: ws.Synonyms,
+			Exclude: ws.Exclude, Explain: ws.Explain, Dictionary: dict,
+		},
+		IgnorePreference: ignorePreference,
+	}
+	local, err := research.LocalSearch(ctx, ix, ix.Root(), nil, q, lo)
+	ix.Close()
+	if err == nil && cfg.Search.Autostart {
+		if err := startDaemon(g, cfg, false); err != nil {
+			fmt.Fprintln(g.stderr, "lwr: could not start the daemon: "+sentence(err))
+		}
+	}
+	return local, err
+}
+
+// openForSearch opens the index for reading; when there is none yet (or it
+// must be rebuilt) and auto_build is on, it builds it first.
+func openForSearch(ctx context.Context, g *globalOptions, cfg config.Config, iopts index.Options) (*index.Index, error) {
 	ix, err := index.OpenReader(ctx, iopts)
 	if err == nil || !(errors.Is(err, index.ErrNotIndexed) || errors.Is(err, index.ErrNeedsRebuild)) {
 		return ix, err
@@ -186,8 +246,9 @@ func openForSearch(ctx context.Context, g *globalOptions, cfg config.Config) (*i
 	return w, nil
 }
 
-func toLocalResult(root string, res *index.Result) localResult {
-	lr := localResult{AgentType: "local", Status: "ok", Matches: []jsonMatch{}, ScannedFileCount: res.Scanned, SourceRoot: root}
+func toLocalResult(l *research.Local) localResult {
+	res := l.Result
+	lr := localResult{AgentType: "local", Status: "ok", Matches: []jsonMatch{}, ScannedFileCount: res.Scanned, SourceRoot: l.Root, Message: l.Message}
 	for _, m := range res.Matches {
 		lr.Matches = append(lr.Matches, jsonMatch{
 			Path:             m.Path,
@@ -201,22 +262,7 @@ func toLocalResult(root string, res *index.Result) localResult {
 	if len(lr.Matches) == 0 {
 		lr.Status = "empty"
 	}
-	lr.Message = resultMessage(res)
 	return lr
-}
-
-// resultMessage summarizes a result in one line for the message field.
-func resultMessage(res *index.Result) string {
-	if len(res.Terms) == 0 {
-		return "検索語がありません: the query has only particles, symbols or stop words; use content words"
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "mode=%s; files=%d/%d", res.Mode, len(res.Matches), res.Total)
-	fmt.Fprintf(&b, "; indexed=%d; words=%s", res.Scanned, strings.Join(res.Terms, ","))
-	if len(res.Synonyms) > 0 {
-		fmt.Fprintf(&b, "; synonyms=%s", strings.Join(res.Synonyms, ","))
-	}
-	return b.String()
 }
 
 func roundScore(s float64) float64 {
@@ -230,14 +276,16 @@ func writeJSON(out io.Writer, v any) {
 	_ = enc.Encode(v)
 }
 
-// writeText prints a readable list: path:lines, score, and the snippet
-// with the query words highlighted (bold on a terminal, **…** otherwise).
-func writeText(out io.Writer, root string, res *index.Result, tty bool) {
+// writeText prints a readable list: path:lines, score, the policies' note,
+// and the snippet with the query words highlighted (bold on a terminal,
+// **…** otherwise).
+func writeText(out io.Writer, l *research.Local, tty bool) {
+	res := l.Result
 	if len(res.Matches) == 0 {
 		if len(res.Terms) == 0 {
 			fmt.Fprintln(out, "no searchable words in the query (particles, symbols and stop words are not indexed)")
 		} else {
-			fmt.Fprintf(out, "no matches in %d indexed files of %s\n", res.Scanned, root)
+			fmt.Fprintf(out, "no matches in %d indexed files of %s\n", res.Scanned, l.Root)
 		}
 		return
 	}
@@ -247,6 +295,11 @@ func writeText(out io.Writer, root string, res *index.Result, tty bool) {
 	}
 	for i, m := range res.Matches {
 		fmt.Fprintf(out, "%d. %s:%d-%d  score %.3f  modified %s\n", i+1, m.Path, m.StartLine, m.EndLine, m.Score, m.ModTime.Local().Format("2006-01-02"))
+		if i < len(l.Annotations) {
+			if note := l.Annotations[i].Message; note != "" {
+				fmt.Fprintln(out, "   ["+strings.TrimPrefix(note, m.Path+": ")+"]")
+			}
+		}
 		var b strings.Builder
 		last := 0
 		for _, h := range m.Highlights {
@@ -255,12 +308,12 @@ func writeText(out io.Writer, root string, res *index.Result, tty bool) {
 			last = h[1]
 		}
 		b.WriteString(m.Snippet[last:])
-		for _, l := range strings.Split(b.String(), "\n") {
-			fmt.Fprintln(out, "   "+l)
+		for _, line := range strings.Split(b.String(), "\n") {
+			fmt.Fprintln(out, "   "+line)
 		}
 		if m.Explain != "" {
-			for _, l := range strings.Split(m.Explain, "\n") {
-				fmt.Fprintln(out, "   | "+l)
+			for _, line := range strings.Split(m.Explain, "\n") {
+				fmt.Fprintln(out, "   | "+line)
 			}
 		}
 		fmt.Fprintln(out)

@@ -1,0 +1,246 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"lwr/index"
+	"lwr/research"
+)
+
+// daemon is an `lwr index watch` process started by a test.
+type daemon struct {
+	cmd  *exec.Cmd
+	dir  string // index folder
+	done chan error
+}
+
+func startDaemonProc(t *testing.T, env []string, root, cache string, extra ...string) *daemon {
+	t.Helper()
+	dir, err := index.DirFor(cache, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := append([]string{"--source-root", root, "--cache-dir", cache, "index", "watch"}, extra...)
+	c := lwrCmd(env, args...)
+	c.Stderr = os.Stderr
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	d := &daemon{cmd: c, dir: dir, done: make(chan error, 1)}
+	go func() { d.done <- c.Wait() }()
+	t.Cleanup(func() {
+		_ = c.Process.Signal(syscall.SIGCONT)
+		_ = c.Process.Kill()
+		<-d.done
+	})
+	// Wait until it answers and its first sync is done.
+	eventually(t, 60*time.Second, "the daemon to start", func() bool {
+		cl, err := research.Dial(dir, time.Second)
+		if err != nil {
+			return false
+		}
+		st, err := cl.Status(context.Background())
+		return err == nil && st.Watch.Syncs > 0
+	})
+	return d
+}
+
+// eventually polls cond until it holds or the deadline passes.
+func eventually(t *testing.T, within time.Duration, what string, cond func() bool) time.Duration {
+	t.Helper()
+	start := time.Now()
+	for {
+		if cond() {
+			return time.Since(start)
+		}
+		if time.Since(start) > within {
+			t.Fatalf("waited %s for %s", within, what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// lwrPaths runs lwr search --format json and returns the matched paths.
+func lwrPaths(t *testing.T, env []string, root, cache string, args ...string) []string {
+	t.Helper()
+	var out []string
+	for _, m := range searchJSON(t, env, root, cache, args...) {
+		out = append(out, m[:strings.IndexByte(m, ':')])
+	}
+	return out
+}
+
+func TestDaemonAppliesChanges(t *testing.T) {
+	if testing.Short() {
+		t.Skip("process test")
+	}
+	root := writeTree(t, map[string]string{
+		"規程/就業規則.md": "# 就業規則\n\n有給休暇の申請は三日前まで。\n",
+		"メモ/会議.txt":  "会議室の予約は前日まで。\n",
+	})
+	env := testEnv(t)
+	cache := t.TempDir()
+	d := startDaemonProc(t, env, root, cache)
+	has := func(word string, want ...string) func() bool {
+		return func() bool {
+			got := lwrPaths(t, env, root, cache, "--mode", "fulltext", word)
+			slices.Sort(got)
+			return slices.Equal(got, want)
+		}
+	}
+	write := func(rel, body string) {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	steps := []struct {
+		name   string
+		change func()
+		word   string
+		want   []string
+	}{
+		{"create", func() { write("メモ/新規.md", "# 新規\nユニコーン計画の概要。\n") }, "ユニコーン計画", []string{"メモ/新規.md"}},
+		{"modify", func() { write("メモ/新規.md", "# 新規\nペガサス計画の概要。\n") }, "ペガサス計画", []string{"メモ/新規.md"}},
+		{"modified text gone", func() {}, "ユニコーン計画", nil},
+		{"delete", func() { os.Remove(filepath.Join(root, "メモ", "会議.txt")) }, "会議室", nil},
+		{"rename", func() {
+			os.Rename(filepath.Join(root, "メモ", "新規.md"), filepath.Join(root, "メモ", "改名.md"))
+		}, "ペガサス計画", []string{"メモ/改名.md"}},
+		{"new nested folder", func() {
+			write("新部署/2026/第一課/手順.md", "# 手順\nグリフォン手順の説明。\n")
+			write("新部署/2026/第一課/メモ.txt", "グリフォン手順の補足。\n")
+		}, "グリフォン手順", []string{"新部署/2026/第一課/メモ.txt", "新部署/2026/第一課/手順.md"}},
+		{"rename-over save", func() {
+			tmp := filepath.Join(root, "規程", ".就業規則.md.swp")
+			os.WriteFile(tmp, []byte("# 就業規則\n\nキメラ休暇の申請は三日前まで。\n"), 0o644)
+			os.Rename(tmp, filepath.Join(root, "規程", "就業規則.md"))
+		}, "キメラ休暇", []string{"規程/就業規則.md"}},
+		{"renamed folder", func() {
+			os.Rename(filepath.Join(root, "新部署"), filepath.Join(root, "旧部署"))
+		}, "グリフォン手順", []string{"旧部署/2026/第一課/メモ.txt", "旧部署/2026/第一課/手順.md"}},
+		{"file in the renamed folder", func() { write("旧部署/2026/第一課/追記.md", "スフィンクス追記。\n") }, "スフィンクス追記", []string{"旧部署/2026/第一課/追記.md"}},
+		{"deleted folder", func() { os.RemoveAll(filepath.Join(root, "旧部署")) }, "グリフォン手順", nil},
+	}
+	for _, s := range steps {
+		s.change()
+		took := eventually(t, 2*time.Second, s.name+" to be searchable", has(s.word, s.want...))
+		t.Logf("%s: searchable after %s", s.name, took.Round(time.Millisecond))
+	}
+	// lwr index stop stops it cleanly and removes the socket.
+	if out, err := lwrCmd(env, "--source-root", root, "--cache-dir", cache, "index", "stop").CombinedOutput(); err != nil || !strings.Contains(string(out), "daemon stopped") {
+		t.Fatalf("stop: %v %s", err, out)
+	}
+	select {
+	case err := <-d.done:
+		d.done <- err
+		if err != nil {
+			t.Errorf("daemon exit: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("daemon did not exit")
+	}
+	if _, err := os.Stat(filepath.Join(d.dir, research.SocketName)); !os.IsNotExist(err) {
+		t.Errorf("socket left behind: %v", err)
+	}
+}
+
+func TestDaemonKilledInABurstRecovers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("process test")
+	}
+	root := t.TempDir()
+	for i := range 50 {
+		p := filepath.Join(root, fmt.Sprintf("初期/文書%03d.md", i))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(fmt.Sprintf("# 文書%03d\n共通語彙 初期%03d\n", i, i)), 0o644)
+	}
+	env := testEnv(t)
+	cache := t.TempDir()
+	d := startDaemonProc(t, env, root, cache)
+	// A burst of changes, the daemon killed in the middle of it.
+	for i := range 400 {
+		p := filepath.Join(root, fmt.Sprintf("追加/%02d/文書%03d.md", i%10, i))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(fmt.Sprintf("# 追加%03d\n共通語彙 バースト%03d\n", i, i)), 0o644)
+		if i%50 == 0 {
+			os.Remove(filepath.Join(root, fmt.Sprintf("初期/文書%03d.md", i/50)))
+		}
+		if i == 250 {
+			_ = d.cmd.Process.Signal(syscall.SIGKILL)
+		}
+	}
+	<-d.done
+	d.done <- nil
+	startDaemonProc(t, env, root, cache)
+	fresh := t.TempDir()
+	for _, q := range [][]string{{"共通語彙", "--max-files", "500", "--max-chars", "60"}, {"--mode", "fulltext", "バースト399"}, {"--mode", "fulltext", "初期003"}, {"--mode", "fulltext", "初期001"}} {
+		got := searchJSON(t, env, root, cache, q...)
+		want := searchJSON(t, env, root, fresh, q...)
+		if !slices.Equal(got, want) {
+			for i := range min(len(got), len(want)) {
+				if got[i] != want[i] {
+					t.Errorf("search %v after the restart differs from a fresh build at %d: %s vs %s", q, i, got[i], want[i])
+					break
+				}
+			}
+			t.Errorf("search %v after the restart differs from a fresh build: %d vs %d results", q, len(got), len(want))
+		}
+	}
+}
+
+func TestDaemonRefusalsAndFailures(t *testing.T) {
+	if testing.Short() {
+		t.Skip("process test")
+	}
+	root := writeTree(t, map[string]string{"a.md": "# 見出し\n有給休暇の申請。\n"})
+	env := testEnv(t)
+	cache := t.TempDir()
+	d := startDaemonProc(t, env, root, cache)
+
+	// A second daemon for the same root refuses, naming the first.
+	out, err := lwrCmd(env, "--source-root", root, "--cache-dir", cache, "index", "watch").CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != exitBusy || !strings.Contains(string(out), fmt.Sprintf("already running (process %d)", d.cmd.Process.Pid)) {
+		t.Errorf("second daemon: %v %s", err, out)
+	}
+
+	// A hung daemon: the search fails with a clear message within 5 s.
+	_ = d.cmd.Process.Signal(syscall.SIGSTOP)
+	start := time.Now()
+	out, err = lwrCmd(env, "--source-root", root, "--cache-dir", cache, "search", "有給休暇").CombinedOutput()
+	took := time.Since(start)
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != exitBusy || !strings.Contains(string(out), "does not answer") || took > 5*time.Second {
+		t.Errorf("search with a hung daemon: exit %v after %s: %s", err, took, out)
+	}
+	_ = d.cmd.Process.Signal(syscall.SIGCONT)
+
+	// A killed daemon leaves a stale socket: search still works without
+	// it, and the next daemon cleans it.
+	_ = d.cmd.Process.Signal(syscall.SIGKILL)
+	<-d.done
+	d.done <- nil
+	if _, err := os.Stat(filepath.Join(d.dir, research.SocketName)); err != nil {
+		t.Fatalf("expected a stale socket: %v", err)
+	}
+	if got := lwrPaths(t, env, root, cache, "有給休暇"); !slices.Equal(got, []string{"a.md"}) {
+		t.Errorf("search with a stale socket: %v", got)
+	}
+	startDaemonProc(t, env, root, cache)
+	if got := lwrPaths(t, env, root, cache, "有給休暇"); !slices.Equal(got, []string{"a.md"}) {
+		t.Errorf("search through the new daemon: %v", got)
+	}
+	info, err := os.Stat(filepath.Join(d.dir, research.SocketName))
+	if err != nil || info.Mode().Perm() != 0o600 {
+		t.Errorf("socket mode: %v %v", info.Mode(), err)
+	}
+}

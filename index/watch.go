@@ -1,0 +1,305 @@
+package index
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+)
+
+// WatchOptions configure Watch.
+type WatchOptions struct {
+	// Poll, when positive, rescans the tree at this interval instead of
+	// listening for file system events (network and synced folders, where
+	// events do not arrive).
+	Poll time.Duration
+	// Debounce is the quiet time after the last event before the changes
+	// are applied (300 ms); MaxDelay bounds the wait under a steady stream
+	// of events (2 s).
+	Debounce, MaxDelay time.Duration
+	// Reconcile rescans the tree even without events (10 min): events are
+	// an accelerator, the rescan is the source of truth.
+	Reconcile time.Duration
+	// OnSync is told about every sync that changed the index or failed.
+	OnSync func(BuildStats, error)
+}
+
+func (o WatchOptions) withDefaults() WatchOptions {
+	if o.Debounce <= 0 {
+		o.Debounce = 300 * time.Millisecond
+	}
+	if o.MaxDelay <= 0 {
+		o.MaxDelay = 2 * time.Second
+	}
+	if o.Reconcile <= 0 {
+		o.Reconcile = 10 * time.Minute
+	}
+	return o
+}
+
+// WatchState is what a running watch reports.
+type WatchState struct {
+	Mode       string    `json:"mode"` // "events" or "poll"
+	Watches    int       `json:"watches"`
+	Pending    int       `json:"pending"` // changed paths not applied yet
+	Started    time.Time `json:"started"`
+	LastSync   time.Time `json:"last_sync"`
+	LastChange time.Time `json:"last_change"` // last sync that changed the index
+	Last       string    `json:"last"`        // what it changed
+	Syncs      int       `json:"syncs"`
+	Syncing    bool      `json:"syncing"` // a sync is running
+	Warning    string    `json:"warning,omitempty"`
+}
+
+// watchState is the state shared between the watch loop and readers.
+type watchState struct {
+	mu sync.Mutex
+	s  WatchState
+}
+
+func (w *watchState) update(f func(*WatchState)) {
+	w.mu.Lock()
+	f(&w.s)
+	w.mu.Unlock()
+}
+
+func (w *watchState) get() WatchState {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.s
+}
+
+// WatchState reports on the running watch (zero when none runs).
+func (ix *Index) WatchState() WatchState { return ix.watch.get() }
+
+// ErrWatchLimit is reported when the system's limit on watched folders is
+// reached; the watch falls back to polling.
+var ErrWatchLimit = errors.New("the inotify watch limit is reached")
+
+// Watch keeps the index current until ctx ends: it syncs once, then
+// listens for changes (every folder of the tree is watched, new ones as
+// they appear) and applies them with an incremental build after a short
+// quiet time, and rescans the whole tree every Reconcile. When events
+// overflow it rescans; when the watch limit is hit it says so and polls.
+func (ix *Index) Watch(ctx context.Context, opts WatchOptions) error {
+	opts = opts.withDefaults()
+	log := ix.opts.Logger
+	ix.watch.update(func(s *WatchState) { *s = WatchState{Mode: "events", Started: time.Now()} })
+	sync := func(why string) error {
+		ix.watch.update(func(s *WatchState) { s.Syncing = true })
+		st, err := ix.Build(context.WithoutCancel(ctx), BuildOptions{})
+		now := time.Now()
+		ix.watch.update(func(s *WatchState) {
+			s.Syncing = false
+			s.LastSync = now
+			s.Syncs++
+			if st.Changed() {
+				s.LastChange = now
+				s.Last = fmt.Sprintf("%d added, %d updated, %d deleted (%s)", st.Added, st.Updated, st.Deleted, why)
+			}
+		})
+		if err != nil || st.Changed() {
+			if opts.OnSync != nil {
+				opts.OnSync(st, err)
+			}
+		}
+		if err == nil && st.Changed() {
+			log.Info("synced", "why", why, "added", st.Added, "updated", st.Updated, "deleted", st.Deleted, "took", st.Took)
+		}
+		return err
+	}
+	if err := sync("start"); err != nil {
+		return err
+	}
+	if opts.Poll > 0 {
+		return ix.poll(ctx, opts.Poll, "poll", sync)
+	}
+	w, err := fsnotify.NewBufferedWatcher(4096)
+	if err != nil {
+		log.Warn("cannot watch for file changes; polling instead", "every", "2s", "err", err)
+		return ix.poll(ctx, 2*time.Second, "cannot watch: "+err.Error(), sync)
+	}
+	defer w.Close()
+	tw := &treeWatch{w: w, root: ix.opts.Root, dirs: map[string]bool{}}
+	if err := tw.add(ix.opts.Root); err != nil {
+		if errors.Is(err, ErrWatchLimit) {
+			msg := watchLimitMessage()
+			log.Warn(msg)
+			w.Close()
+			return ix.poll(ctx, 2*time.Second, msg, sync)
+		}
+		return err
+	}
+	ix.watch.update(func(s *WatchState) { s.Watches = len(tw.dirs) })
+
+	pending := map[string]bool{}
+	var first time.Time
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
+	reconcile := time.NewTicker(opts.Reconcile)
+	defer reconcile.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case ev, ok := <-w.Events:
+			if !ok {
+				return nil
+			}
+			if !tw.relevant(ev) {
+				continue
+			}
+			log.Debug("event", "op", ev.Op.String(), "path", ev.Name)
+			if ev.Has(fsnotify.Create) {
+				if st, err := os.Lstat(ev.Name); err == nil && st.IsDir() {
+					// Files created before the watch was added send no
+					// events: the sync after the debounce picks them up.
+					if err := tw.add(ev.Name); errors.Is(err, ErrWatchLimit) {
+						ix.watch.update(func(s *WatchState) { s.Warning = watchLimitMessage() })
+						log.Warn(watchLimitMessage())
+					}
+				}
+			}
+			if ev.Has(fsnotify.Rename) || ev.Has(fsnotify.Remove) {
+				tw.forget(ev.Name)
+			}
+			if len(pending) == 0 {
+				first = time.Now()
+			}
+			pending[ev.Name] = true
+			n, watches := len(pending), len(tw.dirs)
+			ix.watch.update(func(s *WatchState) { s.Pending, s.Watches = n, watches })
+			wait := opts.Debounce
+			if d := opts.MaxDelay - time.Since(first); d < wait {
+				wait = max(d, 0)
+			}
+			timer.Reset(wait)
+		case err, ok := <-w.Errors:
+			if !ok {
+				return nil
+			}
+			if errors.Is(err, fsnotify.ErrEventOverflow) {
+				msg := "file events overflowed; the index may be stale until the rescan finishes"
+				log.Warn(msg)
+				ix.watch.update(func(s *WatchState) { s.Warning = msg })
+				pending["*overflow*"] = true
+				timer.Reset(0)
+				continue
+			}
+			log.Warn("watch error", "err", err)
+		case <-timer.C:
+			pending = map[string]bool{}
+			ix.watch.update(func(s *WatchState) { s.Pending = 0 })
+			if err := sync("changes"); err != nil {
+				log.Error("sync failed", "err", err)
+			}
+			ix.watch.update(func(s *WatchState) {
+				if strings.HasPrefix(s.Warning, "file events overflowed") {
+					s.Warning = ""
+				}
+			})
+		case <-reconcile.C:
+			if err := sync("reconcile"); err != nil {
+				log.Error("sync failed", "err", err)
+			}
+		}
+	}
+}
+
+// poll rescans the tree every interval until ctx ends.
+func (ix *Index) poll(ctx context.Context, every time.Duration, why string, sync func(string) error) error {
+	ix.watch.update(func(s *WatchState) {
+		s.Mode = "poll"
+		s.Watches = 0
+		if why != "poll" {
+			s.Warning = why
+		}
+	})
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-t.C:
+			if err := sync("poll"); err != nil {
+				ix.opts.Logger.Error("sync failed", "err", err)
+			}
+		}
+	}
+}
+
+// treeWatch adds a watch for every folder of a tree (fsnotify does not
+// recurse), skipping hidden folders.
+type treeWatch struct {
+	w    *fsnotify.Watcher
+	root string
+	dirs map[string]bool
+}
+
+func (t *treeWatch) add(dir string) error {
+	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return nil
+		}
+		if p != t.root && strings.HasPrefix(d.Name(), ".") {
+			return fs.SkipDir
+		}
+		if t.dirs[p] {
+			return nil
+		}
+		if err := t.w.Add(p); err != nil {
+			if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EMFILE) {
+				return ErrWatchLimit
+			}
+			return nil // a folder that vanished meanwhile
+		}
+		t.dirs[p] = true
+		return nil
+	})
+}
+
+// forget drops the watches of a folder that was removed or renamed, and of
+// everything under it; its new name, if any, arrives as a Create.
+func (t *treeWatch) forget(p string) {
+	for d := range t.dirs {
+		if d == p || strings.HasPrefix(d, p+string(filepath.Separator)) {
+			_ = t.w.Remove(d)
+			delete(t.dirs, d)
+		}
+	}
+}
+
+// relevant reports whether an event may change the index: not a bare
+// chmod, not inside a hidden folder, not an editor's temporary file.
+func (t *treeWatch) relevant(ev fsnotify.Event) bool {
+	if ev.Op == fsnotify.Chmod {
+		return false
+	}
+	rel, err := filepath.Rel(t.root, ev.Name)
+	if err != nil || strings.HasPrefix(rel, "..") {
+		return false
+	}
+	for _, seg := range strings.Split(filepath.ToSlash(rel), "/") {
+		if strings.HasPrefix(seg, ".") && seg != "." {
+			return false
+		}
+	}
+	return !isTempName(filepath.Base(ev.Name))
+}
+
+func watchLimitMessage() string {
+	cur := "unknown"
+	if b, err := os.ReadFile("/proc/sys/fs/inotify/max_user_watches"); err == nil {
+		cur = strings.TrimSpace(string(b))
+	}
+	return fmt.Sprintf("the inotify watch limit is reached (fs.inotify.max_user_watches = %s); raise it with `sudo sysctl fs.inotify.max_user_watches=524288`; polling the tree every 2s meanwhile", cur)
+}
