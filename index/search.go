@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"math"
 	"os"
 	"path"
 	"path/filepath"
@@ -70,10 +71,11 @@ type SearchOptions struct {
 	Exclude []string
 	// Explain attaches to each match why it scored as it did.
 	Explain bool
-	// OwnMatch checks, for each ranked match, whether the document's own
-	// text holds every query word (not only synonyms or bigrams); it may
-	// fold whole documents, so ask only when it is needed.
-	OwnMatch bool
+	// Preferred are documents (relative paths) that a ranked search also
+	// returns, after the Limit best, when they match the query at all, and
+	// for which it says whether their own text holds every query word (see
+	// Match.OwnMatch): the source preferences need both.
+	Preferred []string
 }
 
 func (o SearchOptions) withDefaults() SearchOptions {
@@ -105,8 +107,8 @@ type Match struct {
 	Title                    string
 	SHA256                   string             // of the current file's bytes
 	Editions                 []analyzer.Edition // read from the current text
-	// OwnMatch: the document's own text holds every query word (ranked
-	// mode, when SearchOptions.OwnMatch asks for it).
+	// OwnMatch: the document's own text holds every query word, not only
+	// synonyms or bigrams (ranked mode: for SearchOptions.Preferred only).
 	OwnMatch bool
 	Explain  string
 }
@@ -453,7 +455,92 @@ func (ix *Index) ranked(ctx context.Context, q Query, opts SearchOptions) (*Resu
 		}
 		res.Matches = append(res.Matches, m)
 	}
+	// Preferred documents: whether their own text holds every query
+	// word, and those below the limit that do, with their best passage.
+	for i := range res.Matches {
+		if slices.Contains(opts.Preferred, res.Matches[i].Path) {
+			own, err := ix.hasTerms(ctx, res.Matches[i].Path, p.terms)
+			if err != nil {
+				return nil, err
+			}
+			res.Matches[i].OwnMatch = own
+		}
+	}
+	for _, pref := range opts.Preferred {
+		if slices.ContainsFunc(res.Matches, func(m Match) bool { return m.Path == pref }) || excluded(pref, opts.Exclude) {
+			continue
+		}
+		own, err := ix.hasTerms(ctx, pref, p.terms)
+		if err != nil || !own {
+			if err != nil {
+				return nil, err
+			}
+			continue
+		}
+		pq := bleve.NewTermQuery(pref)
+		pq.SetField(fieldPath)
+		sr, err := ix.b.SearchInContext(ctx, ix.searchRequest(bleve.NewConjunctionQuery(p.q, pq), 1, opts.Explain))
+		if err != nil {
+			return nil, fmt.Errorf("search: %w", err)
+		}
+		if len(sr.Hits) == 0 {
+			continue
+		}
+		h := sr.Hits[0]
+		pth, s, e, ok := parsePassageID(h.ID)
+		if !ok {
+			continue
+		}
+		m, ok, err := ix.snippet(pth, s, e, p, opts)
+		if err != nil || !ok {
+			if err != nil {
+				return nil, err
+			}
+			continue
+		}
+		// It ranked below every match above: keep it there until the
+		// preferences move it.
+		m.Score = min(h.Score, lowest(res.Matches))
+		m.PassageStart, m.PassageEnd = s, e
+		m.OwnMatch = true
+		if opts.Explain {
+			m.Explain = explain(h.Expl)
+		}
+		res.Matches = append(res.Matches, m)
+	}
 	return res, nil
+}
+
+// hasTerms reports whether a document has every term in its own analyzed
+// text (body or head), each in some passage.
+func (ix *Index) hasTerms(ctx context.Context, doc string, terms []string) (bool, error) {
+	if len(terms) == 0 {
+		return false, nil
+	}
+	for _, t := range terms {
+		pq := bleve.NewTermQuery(doc)
+		pq.SetField(fieldPath)
+		q := bleve.NewConjunctionQuery(pq, bleve.NewDisjunctionQuery(termQ(fieldBody, t, 1), termQ(fieldHead, t, 1)))
+		req := ix.searchRequest(q, 0, false)
+		req.Score = "none"
+		sr, err := ix.b.SearchInContext(ctx, req)
+		if err != nil {
+			return false, fmt.Errorf("search: %w", err)
+		}
+		if sr.Total == 0 {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// lowest is the lowest score of the matches, or +Inf.
+func lowest(ms []Match) float64 {
+	lo := math.Inf(1)
+	for _, m := range ms {
+		lo = min(lo, m.Score)
+	}
+	return lo
 }
 
 func (ix *Index) fullText(ctx context.Context, q Query, opts SearchOptions) (*Result, error) {
@@ -634,36 +721,5 @@ func (ix *Index) snippet(rel string, start, end int, p rankedPlan, opts SearchOp
 	m.SHA256 = sum
 	m.Passage = strings.Join(lines[start-1:end], "\n")
 	ix.describe(&m, text)
-	if opts.OwnMatch {
-		m.OwnMatch = p.ownMatch(m.Passage) || p.ownMatch(text)
-	}
 	return m, true, nil
-}
-
-// ownMatch reports whether text holds every query word itself: its form in
-// the query, its indexed form, or (for a verb or adjective) its stem.
-func (p rankedPlan) ownMatch(text string) bool {
-	f := analyzer.Fold(text)
-	for i, t := range p.terms {
-		forms := []string{t}
-		if sf := p.surfaces[i]; sf != "" {
-			forms = append(forms, analyzer.Fold(sf))
-		}
-		if p.weights[i] == wVerb {
-			if r := []rune(t); len(r) > 1 {
-				forms = append(forms, string(r[:len(r)-1]))
-			}
-		}
-		found := false
-		for _, w := range forms {
-			if strings.Contains(f, w) {
-				found = true
-				break
-			}
-		}
-		if !found {
-			return false
-		}
-	}
-	return len(p.terms) > 0
 }

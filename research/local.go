@@ -37,11 +37,6 @@ type Local struct {
 	Message string `json:"message"`
 }
 
-// extraForPreference is how many candidates beyond the limit a ranked
-// search looks at, so that a preferred edition ranked just below the limit
-// can still come first.
-const extraForPreference = 8
-
 // LocalSearch searches the index and applies the policies of the source
 // root, read now: preferred documents whose own text matched come first
 // (unless IgnorePreference), and every match is annotated with its edition,
@@ -67,9 +62,11 @@ func LocalSearch(ctx context.Context, ix localIndex, root string, corpus *policy
 		if limit <= 0 {
 			limit = 8
 		}
-		if prefs != nil && len(prefs.Preferred) > 0 {
-			so.Limit = limit + extraForPreference
-			so.OwnMatch = true
+		so.Limit = limit
+		if prefs != nil && !opts.IgnorePreference {
+			for _, pr := range prefs.Preferred {
+				so.Preferred = append(so.Preferred, pr.Path)
+			}
 		}
 	}
 	res, err := ix.Search(ctx, q, so)
