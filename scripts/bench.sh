@@ -70,3 +70,7 @@ stats "one-shot lwr search (no daemon), wall" s "${shot[@]}"
 LWR="$lwr" LWR_ARGS="--source-root $corpus --cache-dir $work/cache" "$bench/run-lwr.sh" "$bench/dev-queries.tsv" "$work/run.tsv" 2>/dev/null
 echo "relevance on $bench/dev-queries.tsv:"
 python3 "$bench/eval.py" "$bench/dev-queries.tsv" "$work/run.tsv" | sed 's/^/  /'
+
+# The daemon: search latency against ripgrep at 1× and 10×, save-to-search
+# latency, idle memory.
+"$(dirname "$0")/bench-daemon.sh" "$corpus" "$lwr" "$work"
