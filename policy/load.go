@@ -11,8 +11,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"unicode/utf8"
-
-	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // Where the policy files live, relative to the source root. Hidden
@@ -112,7 +110,7 @@ func errText(err error) string {
 }
 
 // decode checks that data is one well-formed JSON value in UTF-8 without
-// duplicate object keys, and returns it as jsonschema reads it.
+// duplicate object keys, and returns it decoded.
 func decode(code, file string, s *schema, data []byte) (any, []byte, error) {
 	data = bytes.TrimPrefix(data, []byte("\ufeff"))
 	if !utf8.Valid(data) {
@@ -141,8 +139,8 @@ func decode(code, file string, s *schema, data []byte) (any, []byte, error) {
 		return nil, nil, &Error{Code: code, File: file, Line: line, Column: col,
 			Problem: "invalid JSON: more text after the end of the top-level object", Fix: "remove the extra text, or join the objects into one"}
 	}
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
-	if err != nil {
+	var inst any
+	if err := json.Unmarshal(data, &inst); err != nil {
 		return nil, nil, &Error{Code: code, File: file, Problem: "invalid JSON: " + err.Error(), Fix: "correct the JSON syntax"}
 	}
 	return inst, data, nil

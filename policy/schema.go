@@ -3,18 +3,17 @@ package policy
 import (
 	"bytes"
 	_ "embed"
-	"errors"
+	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/santhosh-tekuri/jsonschema/v6/kind"
-	"golang.org/x/text/language"
-	"golang.org/x/text/message"
+	"github.com/google/jsonschema-go/jsonschema"
 )
 
 //go:embed schema/source-preferences.schema.json
@@ -31,11 +30,14 @@ func PreferencesSchema() []byte { return bytes.Clone(preferencesSchemaJSON) }
 // currentness.json, the one LoadCurrentness validates with.
 func CurrentnessSchema() []byte { return bytes.Clone(currentnessSchemaJSON) }
 
-// schema is a compiled embedded schema with its JSON, whose "x-fix"
-// annotations say how to fix a value that fails.
+// schema is an embedded schema: its JSON, whose "x-fix" annotations say
+// how to fix a value that fails, and its compiled forms.
 type schema struct {
-	doc any
-	sch *jsonschema.Schema
+	doc map[string]any
+	res *jsonschema.Resolved
+
+	mu  sync.Mutex
+	sub map[string]*jsonschema.Resolved // compiled sub-schemas by fragment
 }
 
 var (
@@ -45,92 +47,333 @@ var (
 
 // mustCompile compiles an embedded schema; the tests check that both do.
 func mustCompile(url string, data []byte) *schema {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+	var doc map[string]any
+	if err := json.Unmarshal(data, &doc); err != nil {
+		panic(fmt.Sprintf("policy: embedded schema %s: %v", url, err))
+	}
+	s := &schema{doc: doc, sub: map[string]*jsonschema.Resolved{}}
+	res, err := s.compile("")
 	if err != nil {
 		panic(fmt.Sprintf("policy: embedded schema %s: %v", url, err))
 	}
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	if err := c.AddResource(url, doc); err != nil {
-		panic(fmt.Sprintf("policy: embedded schema %s: %v", url, err))
+	s.res = res
+	return s
+}
+
+// compile compiles the schema at a fragment ("" for the whole), with the
+// document's $defs so that its references resolve.
+func (s *schema) compile(frag string) (*jsonschema.Resolved, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if r, ok := s.sub[frag]; ok {
+		return r, nil
 	}
-	sch, err := c.Compile(url)
+	node := s.node(frag)
+	if node == nil {
+		return nil, fmt.Errorf("no schema at %q", frag)
+	}
+	w := make(map[string]any, len(node)+1)
+	for k, v := range node {
+		if k != "$id" {
+			w[k] = v
+		}
+	}
+	if _, ok := w["$defs"]; !ok && s.doc["$defs"] != nil {
+		w["$defs"] = s.doc["$defs"]
+	}
+	b, err := json.Marshal(w)
 	if err != nil {
-		panic(fmt.Sprintf("policy: embedded schema %s: %v", url, err))
+		return nil, err
 	}
-	return &schema{doc: doc, sch: sch}
+	var sch jsonschema.Schema
+	if err := json.Unmarshal(b, &sch); err != nil {
+		return nil, err
+	}
+	r, err := sch.Resolve(nil)
+	if err != nil {
+		return nil, err
+	}
+	s.sub[frag] = r
+	return r, nil
+}
+
+// valid reports whether inst satisfies the schema at frag.
+func (s *schema) valid(frag string, inst any) bool {
+	r, err := s.compile(frag)
+	return err == nil && r.Validate(inst) == nil
+}
+
+// failure is one way an instance fails the schema: where (instance
+// pointer; for additionalProperties and required, the object's), which
+// schema (fragment), the keyword, and the offending property's name.
+type failure struct {
+	ptr  []string
+	frag string
+	kw   string
+	name string
+	msg  string // the validator's message, for keywords not explained here
+}
+
+func (f failure) rank() int {
+	switch f.kw {
+	case "additionalProperties":
+		return 0
+	case "required":
+		return 1
+	case "type":
+		return 2
+	}
+	return 3
+}
+
+// locate finds where inst fails the schema at frag: it descends into the
+// properties and items that fail and names the deepest failures.
+func (s *schema) locate(frag string, inst any, ptr []string) []failure {
+	node := s.node(frag)
+	for i := 0; node != nil && i < 16; i++ {
+		ref, ok := node["$ref"].(string)
+		if !ok || !strings.HasPrefix(ref, "#") {
+			break
+		}
+		frag, node = ref[1:], s.node(ref[1:])
+	}
+	if node == nil || s.valid(frag, inst) {
+		return nil
+	}
+	if f, ok := s.typeFailure(frag, node, inst, ptr); ok {
+		return []failure{f}
+	}
+	var out []failure
+	add := func(fs ...failure) { out = append(out, fs...) }
+	switch v := inst.(type) {
+	case map[string]any:
+		props, _ := node["properties"].(map[string]any)
+		keys := slices.Sorted(maps.Keys(v))
+		if node["additionalProperties"] == false {
+			for _, k := range keys {
+				if _, ok := props[k]; !ok {
+					add(failure{ptr: ptr, frag: frag, kw: "additionalProperties", name: k})
+				}
+			}
+		}
+		add(s.missing(frag, node, v, ptr)...)
+		for _, k := range keys {
+			if _, ok := props[k]; ok {
+				add(s.locate(frag+"/properties/"+escapeToken(k), v[k], append(slices.Clone(ptr), k))...)
+			}
+		}
+	case []any:
+		if _, ok := node["items"].(map[string]any); ok {
+			for i, e := range v {
+				add(s.locate(frag+"/items", e, append(slices.Clone(ptr), strconv.Itoa(i)))...)
+			}
+		}
+	}
+	if all, ok := node["allOf"].([]any); ok {
+		for j := range all {
+			sub := fmt.Sprintf("%s/allOf/%d", frag, j)
+			if n := s.node(sub); n != nil && n["if"] != nil {
+				if s.valid(sub+"/if", inst) && n["then"] != nil {
+					add(s.locate(sub+"/then", inst, ptr)...)
+				}
+				continue
+			}
+			add(s.locate(sub, inst, ptr)...)
+		}
+	}
+	if len(out) == 0 {
+		add(s.selfFailure(frag, inst, ptr))
+	}
+	return out
+}
+
+// missing lists the required properties an object lacks.
+func (s *schema) missing(frag string, node, obj map[string]any, ptr []string) []failure {
+	var out []failure
+	req, _ := node["required"].([]any)
+	for _, r := range req {
+		k, _ := r.(string)
+		if _, ok := obj[k]; !ok && k != "" {
+			out = append(out, failure{ptr: ptr, frag: frag, kw: "required", name: k})
+		}
+	}
+	return out
+}
+
+// typeFailure reports an instance of the wrong JSON type.
+func (s *schema) typeFailure(frag string, node map[string]any, inst any, ptr []string) (failure, bool) {
+	var want []string
+	switch t := node["type"].(type) {
+	case string:
+		want = []string{t}
+	case []any:
+		for _, x := range t {
+			if w, ok := x.(string); ok {
+				want = append(want, w)
+			}
+		}
+	}
+	if len(want) == 0 {
+		return failure{}, false
+	}
+	got := jsonType(inst)
+	for _, w := range want {
+		if w == got || w == "number" && got == "integer" {
+			return failure{}, false
+		}
+	}
+	return failure{ptr: ptr, frag: frag, kw: "type", msg: strings.Join(want, ",")}, true
+}
+
+// selfFailure names the keyword of the schema at frag that inst fails by
+// itself, from the validator's message.
+func (s *schema) selfFailure(frag string, inst any, ptr []string) failure {
+	f := failure{ptr: ptr, frag: frag, kw: "unknown"}
+	r, err := s.compile(frag)
+	if err != nil {
+		f.msg = err.Error()
+		return f
+	}
+	verr := r.Validate(inst)
+	if verr == nil {
+		return f
+	}
+	msg := verr.Error()
+	// The message nests "validating <schema>: " prefixes; the innermost
+	// part names the keyword.
+	if i := strings.LastIndex(msg, ": validating "); i >= 0 {
+		msg = msg[i+2:]
+	}
+	for strings.HasPrefix(msg, "validating ") {
+		j := strings.Index(msg, ": ")
+		if j < 0 {
+			break
+		}
+		msg = msg[j+2:]
+	}
+	f.msg = msg
+	if k, _, ok := strings.Cut(msg, ":"); ok && !strings.Contains(k, " ") {
+		f.kw = k
+	}
+	return f
+}
+
+func jsonType(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "boolean"
+	case string:
+		return "string"
+	case float64:
+		if x == float64(int64(x)) {
+			return "integer"
+		}
+		return "number"
+	case []any:
+		return "array"
+	case map[string]any:
+		return "object"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+func escapeToken(t string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(t, "~", "~0"), "/", "~1")
 }
 
 // validate checks a decoded instance and turns the first failure into an
 // *Error naming the field and the fix.
 func (s *schema) validate(code, file string, inst any) error {
-	err := s.sch.Validate(inst)
-	if err == nil {
+	if s.res.Validate(inst) == nil {
 		return nil
 	}
-	var ve *jsonschema.ValidationError
-	if !errors.As(err, &ve) {
-		return &Error{Code: code, File: file, Problem: "does not match the schema: " + err.Error(), Fix: "see docs/policies.md"}
+	fs := s.locate("", inst, nil)
+	if len(fs) == 0 {
+		return &Error{Code: code, File: file, Problem: "does not match the schema: " + s.res.Validate(inst).Error(), Fix: "see docs/policies.md"}
 	}
-	leaf := pickLeaf(ve)
-	e := &Error{Code: code, File: file, Field: pointer(leaf.InstanceLocation)}
-	frag := fragment(leaf.SchemaURL)
+	// The most useful failure: the deepest instance location and, there,
+	// an unknown field before a missing one before the rest.
+	sort.SliceStable(fs, func(i, j int) bool {
+		a, b := fs[i], fs[j]
+		if len(a.ptr) != len(b.ptr) {
+			return len(a.ptr) > len(b.ptr)
+		}
+		if pa, pb := pointer(a.ptr), pointer(b.ptr); pa != pb {
+			return pa < pb
+		}
+		return a.rank() < b.rank()
+	})
+	leaf := fs[0]
+	e := &Error{Code: code, File: file, Field: pointer(leaf.ptr)}
+	if leaf.name != "" {
+		e.Field = pointer(append(slices.Clone(leaf.ptr), leaf.name))
+	}
+	frag := leaf.frag
 	name := ""
-	if n := len(leaf.InstanceLocation); n > 0 {
-		name = leaf.InstanceLocation[n-1]
+	if n := len(leaf.ptr); n > 0 {
+		name = leaf.ptr[n-1]
 	}
-	switch k := leaf.ErrorKind.(type) {
-	case *kind.AdditionalProperties:
-		e.Field = pointer(append(slices.Clone(leaf.InstanceLocation), k.Properties[0]))
-		e.Problem = "unknown field " + quote(k.Properties[0])
+	got := valueAt(inst, leaf.ptr)
+	node := s.node(frag)
+	switch leaf.kw {
+	case "additionalProperties":
+		e.Problem = "unknown field " + quote(leaf.name)
 		e.Fix = "remove it or correct its spelling; the fields here are " + strings.Join(s.propertyNames(frag), ", ")
-	case *kind.Required:
-		e.Field = pointer(append(slices.Clone(leaf.InstanceLocation), k.Missing[0]))
-		e.Problem = "missing required field " + quote(k.Missing[0])
-		e.Fix = "add \"" + k.Missing[0] + "\""
-		if f := s.propertyFix(frag, k.Missing[0]); f != "" {
+	case "required":
+		e.Problem = "missing required field " + quote(leaf.name)
+		e.Fix = "add \"" + leaf.name + "\""
+		if f := s.propertyFix(frag, leaf.name); f != "" {
 			e.Fix += ": " + f
 		}
-	case *kind.Type:
-		e.Problem = "is " + article(k.Got) + ", not " + strings.Join(mapSlice(k.Want, article), " or ")
+	case "type":
+		e.Problem = "is " + article(jsonType(got)) + ", not " + strings.Join(mapSlice(strings.Split(leaf.msg, ","), article), " or ")
 		e.Fix = s.fix(frag)
-	case *kind.Const:
+	case "const":
 		if name == "version" {
-			e.Problem = "version " + shownJSON(k.Got) + " is not supported"
+			e.Problem = "version " + shownJSON(got) + " is not supported"
 		} else {
-			e.Problem = "value " + shownJSON(k.Got) + " is not allowed"
+			e.Problem = "value " + shownJSON(got) + " is not allowed"
 		}
 		e.Fix = s.fix(frag)
-	case *kind.Enum:
-		e.Problem = "unknown " + name + " " + shownJSON(k.Got)
+	case "enum":
+		e.Problem = "unknown " + name + " " + shownJSON(got)
 		if name == "" || isIndex(name) {
-			e.Problem = "unknown value " + shownJSON(k.Got)
+			e.Problem = "unknown value " + shownJSON(got)
 		}
 		e.Fix = s.fix(frag)
-	case *kind.Pattern:
+	case "pattern":
+		str, _ := got.(string)
 		switch {
 		case strings.HasSuffix(frag, "/$defs/date"):
-			e.Problem = quote(k.Got) + " is not a date in YYYY-MM-DD form"
+			e.Problem = quote(str) + " is not a date in YYYY-MM-DD form"
 		case strings.HasSuffix(frag, "/$defs/httpsURL"):
-			e.Problem = quote(k.Got) + " is not an https:// URL"
+			e.Problem = quote(str) + " is not an https:// URL"
 		default:
-			e.Problem = "invalid value " + quote(k.Got)
+			e.Problem = "invalid value " + quote(str)
 		}
 		e.Fix = s.fix(frag)
-	case *kind.MinItems:
+	case "minItems":
 		e.Problem = "the list is empty"
-		if k.Want > 1 {
-			e.Problem = fmt.Sprintf("the list has %d items, at least %d are needed", k.Got, k.Want)
+		if want, _ := node["minItems"].(float64); want > 1 {
+			n := 0
+			if l, ok := got.([]any); ok {
+				n = len(l)
+			}
+			e.Problem = fmt.Sprintf("the list has %d items, at least %d are needed", n, int(want))
 		}
 		e.Fix = s.fix(frag)
-	case *kind.MinLength:
+	case "minLength":
 		e.Problem = "the text is empty"
 		e.Fix = s.fix(frag)
-	case *kind.MaxLength:
-		e.Problem = fmt.Sprintf("the text is too long (%d characters, at most %d)", k.Got, k.Want)
+	case "maxLength":
+		str, _ := got.(string)
+		want, _ := node["maxLength"].(float64)
+		e.Problem = fmt.Sprintf("the text is too long (%d characters, at most %d)", utf8.RuneCountInString(str), int(want))
 		e.Fix = "shorten it"
 	default:
-		e.Problem = leaf.ErrorKind.LocalizedString(message.NewPrinter(language.English))
+		e.Problem = leaf.msg
 		e.Fix = s.fix(frag)
 	}
 	if e.Fix == "" {
@@ -139,43 +382,24 @@ func (s *schema) validate(code, file string, inst any) error {
 	return e
 }
 
-// pickLeaf returns the most useful failure: the deepest instance location
-// and, there, an unknown field before a missing one before the rest.
-func pickLeaf(ve *jsonschema.ValidationError) *jsonschema.ValidationError {
-	var leaves []*jsonschema.ValidationError
-	var walk func(e *jsonschema.ValidationError)
-	walk = func(e *jsonschema.ValidationError) {
-		if len(e.Causes) == 0 {
-			leaves = append(leaves, e)
-			return
-		}
-		for _, c := range e.Causes {
-			walk(c)
+// valueAt returns the value at a pointer of an instance.
+func valueAt(inst any, ptr []string) any {
+	cur := inst
+	for _, t := range ptr {
+		switch v := cur.(type) {
+		case map[string]any:
+			cur = v[t]
+		case []any:
+			i, err := strconv.Atoi(t)
+			if err != nil || i < 0 || i >= len(v) {
+				return nil
+			}
+			cur = v[i]
+		default:
+			return nil
 		}
 	}
-	walk(ve)
-	rank := func(e *jsonschema.ValidationError) int {
-		switch e.ErrorKind.(type) {
-		case *kind.AdditionalProperties:
-			return 0
-		case *kind.Required:
-			return 1
-		case *kind.Type:
-			return 2
-		}
-		return 3
-	}
-	sort.SliceStable(leaves, func(i, j int) bool {
-		a, b := leaves[i], leaves[j]
-		if len(a.InstanceLocation) != len(b.InstanceLocation) {
-			return len(a.InstanceLocation) > len(b.InstanceLocation)
-		}
-		if pa, pb := pointer(a.InstanceLocation), pointer(b.InstanceLocation); pa != pb {
-			return pa < pb
-		}
-		return rank(a) < rank(b)
-	})
-	return leaves[0]
+	return cur
 }
 
 // pointer writes a JSON pointer (RFC 6901).
@@ -187,13 +411,6 @@ func pointer(toks []string) string {
 		b.WriteString(strings.ReplaceAll(t, "/", "~1"))
 	}
 	return b.String()
-}
-
-func fragment(url string) string {
-	if i := strings.IndexByte(url, '#'); i >= 0 {
-		return url[i+1:]
-	}
-	return ""
 }
 
 // node returns the schema JSON at a fragment such as "/$defs/record".
