@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -546,30 +547,44 @@ type injection struct {
 	back, fwd int
 }
 
-// Patterns are compiled once; regexp values are safe for concurrent use.
-var injections = []injection{
-	{category: PatternIgnoreInstructions, words: []string{"ignore"}, wordStart: true, re: regexp.MustCompile(`ignore\s+(?:(?:all|any|the|your|my|of|these|those)\s+){0,8}(?:previous|prior|above|earlier|preceding|former|all|system|developer)\s+(?:instructions?|prompts?|rules|directions|guidelines|messages?|context)`)},
-	{category: PatternIgnoreInstructions, words: []string{"disregard"}, wordStart: true, re: regexp.MustCompile(`disregard\s+(?:(?:all|any|the|your)\s+){0,8}(?:previous|prior|above|earlier|all|system)\b`)},
-	{category: PatternIgnoreInstructions, words: []string{"forget"}, wordStart: true, re: regexp.MustCompile(`forget\s+(?:everything|all\b|(?:your\s+|the\s+)?(?:previous|prior)\b)`)},
-	{category: PatternIgnoreInstructions, words: []string{"override"}, wordStart: true, re: regexp.MustCompile(`override\s+(?:(?:the|your|all)\s+){0,8}(?:previous|prior|system|safety)\b`)},
-	{category: PatternIgnoreInstructions, runes: []rune{'無', '忘', '破'}, around: []string{"無視", "忘れ", "破棄"}, back: 160, fwd: 40,
-		re: regexp.MustCompile(`(?:前|以前|これまで|今まで|上記|先ほど|過去|元)の(?:(?:全て|すべて|全部)の)?(?:指示|命令|指令|ルール|プロンプト|設定|制約)(?:を|は)\s?(?:(?:全て|すべて|全部)\s?)?(?:無視|忘れ|破棄)|(?:指示|命令|指令|ルール|制約)を\s?(?:(?:全て|すべて|全部)\s?)?(?:無視|忘れ)(?:して|しろ|せよ|なさい|てください|ること)`)},
-	{category: PatternRoleMarker, words: []string{"system"}, wordStart: true, re: regexp.MustCompile(`system\s*:`)},
-	{category: PatternRoleMarker, words: []string{"instruction", "instructions"}, wordStart: true, around: []string{"instruction"}, back: 12, fwd: 20, re: regexp.MustCompile(`(?:new|updated|real|actual)\s+instructions?\s*:`)},
-	{category: PatternRoleMarker, runes: []rune{'シ'}, re: regexp.MustCompile(`システム\s*(?::|プロンプトを(?:表示|出力|開示|教え|無視))`)},
-	{category: PatternRoleMarker, runes: []rune{'指', '命'}, around: []string{"指示", "命令"}, back: 16, fwd: 16, re: regexp.MustCompile(`(?:新しい|新たな|本当の)(?:指示|命令)\s*:`)},
-	{category: PatternChatTemplate, bytes: "<", re: regexp.MustCompile(`<\|[a-z_]{2,24}\|>`)},
-	{category: PatternChatTemplate, bytes: "<", re: regexp.MustCompile(`<</?sys>>`)},
-	{category: PatternChatTemplate, bytes: "[", re: regexp.MustCompile(`\[/?inst\]`)},
-	{category: PatternRolePlay, words: []string{"you"}, wordStart: true, re: regexp.MustCompile(`you\s+are\s+now\b`)},
-	{category: PatternRolePlay, words: []string{"pretend"}, wordStart: true, re: regexp.MustCompile(`pretend\s+(?:you\s+are|to\s+be)\b`)},
-	{category: PatternRolePlay, words: []string{"from"}, wordStart: true, re: regexp.MustCompile(`from\s+now\s+on,?\s+you\b`)},
-	{category: PatternRolePlay, runes: []rune{'あ'}, re: regexp.MustCompile(`あなたは(?:今から|これから|今後)`)},
-	// Script URLs in text would become live links if the text were ever
-	// rendered as Markdown ([x](javascript:…)).
-	{category: PatternUnsafeURLScheme, words: []string{"javascript"}, wordStart: true, re: regexp.MustCompile(`javascript\s*:`)},
-	{category: PatternUnsafeURLScheme, words: []string{"vbscript"}, wordStart: true, re: regexp.MustCompile(`vbscript\s*:`)},
-	{category: PatternUnsafeURLScheme, words: []string{"html"}, wordStart: true, re: regexp.MustCompile(`data\s*:\s*text/html\b`)},
+// sanitizeTables are the compiled injection patterns and their trigger
+// index, built on first use (not at process start: most lwr commands never
+// sanitize anything); regexp values are safe for concurrent use.
+type sanitizeTables struct {
+	injections []injection
+	triggers   *triggerIndex
+}
+
+var tables = sync.OnceValue(func() *sanitizeTables {
+	inj := newInjections()
+	return &sanitizeTables{injections: inj, triggers: buildTriggers(inj)}
+})
+
+func newInjections() []injection {
+	return []injection{
+		{category: PatternIgnoreInstructions, words: []string{"ignore"}, wordStart: true, re: regexp.MustCompile(`ignore\s+(?:(?:all|any|the|your|my|of|these|those)\s+){0,8}(?:previous|prior|above|earlier|preceding|former|all|system|developer)\s+(?:instructions?|prompts?|rules|directions|guidelines|messages?|context)`)},
+		{category: PatternIgnoreInstructions, words: []string{"disregard"}, wordStart: true, re: regexp.MustCompile(`disregard\s+(?:(?:all|any|the|your)\s+){0,8}(?:previous|prior|above|earlier|all|system)\b`)},
+		{category: PatternIgnoreInstructions, words: []string{"forget"}, wordStart: true, re: regexp.MustCompile(`forget\s+(?:everything|all\b|(?:your\s+|the\s+)?(?:previous|prior)\b)`)},
+		{category: PatternIgnoreInstructions, words: []string{"override"}, wordStart: true, re: regexp.MustCompile(`override\s+(?:(?:the|your|all)\s+){0,8}(?:previous|prior|system|safety)\b`)},
+		{category: PatternIgnoreInstructions, runes: []rune{'無', '忘', '破'}, around: []string{"無視", "忘れ", "破棄"}, back: 160, fwd: 40,
+			re: regexp.MustCompile(`(?:前|以前|これまで|今まで|上記|先ほど|過去|元)の(?:(?:全て|すべて|全部)の)?(?:指示|命令|指令|ルール|プロンプト|設定|制約)(?:を|は)\s?(?:(?:全て|すべて|全部)\s?)?(?:無視|忘れ|破棄)|(?:指示|命令|指令|ルール|制約)を\s?(?:(?:全て|すべて|全部)\s?)?(?:無視|忘れ)(?:して|しろ|せよ|なさい|てください|ること)`)},
+		{category: PatternRoleMarker, words: []string{"system"}, wordStart: true, re: regexp.MustCompile(`system\s*:`)},
+		{category: PatternRoleMarker, words: []string{"instruction", "instructions"}, wordStart: true, around: []string{"instruction"}, back: 12, fwd: 20, re: regexp.MustCompile(`(?:new|updated|real|actual)\s+instructions?\s*:`)},
+		{category: PatternRoleMarker, runes: []rune{'シ'}, re: regexp.MustCompile(`システム\s*(?::|プロンプトを(?:表示|出力|開示|教え|無視))`)},
+		{category: PatternRoleMarker, runes: []rune{'指', '命'}, around: []string{"指示", "命令"}, back: 16, fwd: 16, re: regexp.MustCompile(`(?:新しい|新たな|本当の)(?:指示|命令)\s*:`)},
+		{category: PatternChatTemplate, bytes: "<", re: regexp.MustCompile(`<\|[a-z_]{2,24}\|>`)},
+		{category: PatternChatTemplate, bytes: "<", re: regexp.MustCompile(`<</?sys>>`)},
+		{category: PatternChatTemplate, bytes: "[", re: regexp.MustCompile(`\[/?inst\]`)},
+		{category: PatternRolePlay, words: []string{"you"}, wordStart: true, re: regexp.MustCompile(`you\s+are\s+now\b`)},
+		{category: PatternRolePlay, words: []string{"pretend"}, wordStart: true, re: regexp.MustCompile(`pretend\s+(?:you\s+are|to\s+be)\b`)},
+		{category: PatternRolePlay, words: []string{"from"}, wordStart: true, re: regexp.MustCompile(`from\s+now\s+on,?\s+you\b`)},
+		{category: PatternRolePlay, runes: []rune{'あ'}, re: regexp.MustCompile(`あなたは(?:今から|これから|今後)`)},
+		// Script URLs in text would become live links if the text were ever
+		// rendered as Markdown ([x](javascript:…)).
+		{category: PatternUnsafeURLScheme, words: []string{"javascript"}, wordStart: true, re: regexp.MustCompile(`javascript\s*:`)},
+		{category: PatternUnsafeURLScheme, words: []string{"vbscript"}, wordStart: true, re: regexp.MustCompile(`vbscript\s*:`)},
+		{category: PatternUnsafeURLScheme, words: []string{"html"}, wordStart: true, re: regexp.MustCompile(`data\s*:\s*text/html\b`)},
+	}
 }
 
 // triggerIndex finds, in one pass over a text, the injections to run.
@@ -584,9 +599,7 @@ type triggerIndex struct {
 	ascii uint64
 }
 
-var triggers = buildTriggers()
-
-func buildTriggers() *triggerIndex {
+func buildTriggers(injections []injection) *triggerIndex {
 	ti := &triggerIndex{words: map[string]uint64{}, runes: map[uint32]uint64{}}
 	for i, inj := range injections {
 		bit := uint64(1) << i
@@ -689,11 +702,12 @@ const removedMark = "[REMOVED]"
 // in the text itself. White space should be collapsed first.
 func replacePatterns(s string, f *Flags) string {
 	view, offs := foldLookalikes(s)
-	mask := triggers.scan(view)
+	t := tables()
+	mask := t.triggers.scan(view)
 	if mask == 0 {
 		return s
 	}
-	if mask&triggers.ascii != 0 {
+	if mask&t.triggers.ascii != 0 {
 		view = asciiLower(view) // same byte offsets
 	}
 	var spans [][2]int
@@ -707,7 +721,7 @@ func replacePatterns(s string, f *Flags) string {
 			spans = append(spans, [2]int{a, b})
 		}
 	}
-	for i, inj := range injections {
+	for i, inj := range t.injections {
 		if mask&(1<<i) == 0 {
 			continue
 		}
