@@ -39,6 +39,11 @@ type Request struct {
 	Query            string     `json:"query,omitempty"`
 	Search           WireSearch `json:"search"`
 	IgnorePreference bool       `json:"ignore_preference,omitempty"`
+	// Format asks the daemon to render the result itself (see
+	// ServerOptions.Render), so that the client only prints it; TTY says
+	// the client's output is a terminal.
+	Format string `json:"format,omitempty"`
+	TTY    bool   `json:"tty,omitempty"`
 }
 
 // WireSearch is index.SearchOptions as sent to the daemon; the daemon uses
@@ -59,6 +64,7 @@ type Response struct {
 	Error  string        `json:"error,omitempty"`
 	Code   string        `json:"code,omitempty"` // see errorCode
 	Local  *Local        `json:"local,omitempty"`
+	Output string        `json:"output,omitempty"` // the rendered result, when a Format was asked
 	Status *DaemonStatus `json:"status,omitempty"`
 }
 
@@ -90,7 +96,10 @@ type ServerOptions struct {
 	Root       string
 	Dictionary *analyzer.Synonyms
 	// Stop is called by a "stop" request.
-	Stop   func()
+	Stop func()
+	// Render turns a result into the output of a format, for requests
+	// that name one.
+	Render func(l *Local, format string, tty bool) (string, error)
 	Logger *slog.Logger
 }
 
@@ -112,7 +121,7 @@ func NewServer(ix *index.Index, opts ServerOptions) *Server {
 	}
 	s := &Server{ix: ix, opts: opts, started: time.Now()}
 	if st, err := ix.Status(); err == nil && st.Ready {
-		s.ready.Store(true)
+		s.MarkReady()
 	}
 	return s
 }
@@ -250,6 +259,15 @@ func (s *Server) answer(ctx context.Context, req Request, resp *Response) {
 			resp.Code, resp.Error = errorCode(err), err.Error()
 			return
 		}
+		if req.Format != "" && s.opts.Render != nil {
+			out, err := s.opts.Render(l, req.Format, req.TTY)
+			if err != nil {
+				resp.Code, resp.Error = codeBadRequest, err.Error()
+				return
+			}
+			resp.Output = out
+			return
+		}
 		resp.Local = l
 	default:
 		resp.Code, resp.Error = codeBadRequest, fmt.Sprintf("unknown operation %q", req.Op)
@@ -277,18 +295,18 @@ type Client struct {
 	timeout time.Duration
 }
 
-// Dial connects to the daemon of the index folder dir. ErrNoDaemon means
-// there is none (no socket, or a stale one); timeout bounds every request.
+// Dial returns a client of the daemon of the index folder dir, or
+// ErrNoDaemon when there is no socket. It does not connect: a request to a
+// socket nobody listens on (left by a killed daemon) fails with
+// ErrNoDaemon too. timeout bounds every request.
 func Dial(dir string, timeout time.Duration) (*Client, error) {
 	p := filepath.Join(dir, SocketName)
-	c, err := net.DialTimeout("unix", p, min(timeout, time.Second))
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) || errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ENOENT) {
+	if _, err := os.Stat(p); err != nil {
+		if errors.Is(err, os.ErrNotExist) {
 			return nil, ErrNoDaemon
 		}
-		return nil, fmt.Errorf("connect to the daemon at %s: %w", p, err)
+		return nil, fmt.Errorf("look for the daemon's socket %s: %w", p, err)
 	}
-	c.Close()
 	return &Client{sock: p, timeout: timeout}, nil
 }
 
@@ -323,6 +341,9 @@ func (c *Client) call(ctx context.Context, req Request) (*Response, error) {
 	d := net.Dialer{Timeout: min(c.timeout, time.Second)}
 	conn, err := d.DialContext(ctx, "unix", c.sock)
 	if err != nil {
+		if errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ENOENT) {
+			return nil, ErrNoDaemon
+		}
 		return nil, fmt.Errorf("connect to the daemon at %s: %w", c.sock, err)
 	}
 	defer conn.Close()
@@ -362,6 +383,19 @@ func (c *Client) Search(ctx context.Context, query string, ws WireSearch, ignore
 		return nil, errors.New("the daemon answered without a result")
 	}
 	return resp.Local, nil
+}
+
+// Render runs a local search in the daemon and returns it rendered in a
+// format the daemon's Render knows.
+func (c *Client) Render(ctx context.Context, query string, ws WireSearch, ignorePreference bool, format string, tty bool) (string, error) {
+	resp, err := c.call(ctx, Request{Op: "search", Query: query, Search: ws, IgnorePreference: ignorePreference, Format: format, TTY: tty})
+	if err != nil {
+		return "", err
+	}
+	if resp.Output == "" {
+		return "", errors.New("the daemon answered without output")
+	}
+	return resp.Output, nil
 }
 
 // Status asks the daemon how it is.

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"syscall"
@@ -102,6 +103,8 @@ func runWatch(ctx context.Context, opts watchOptions, g *globalOptions, cfg conf
 	if err != nil {
 		return usageError{err.Error()}
 	}
+	// Load the dictionary now: the first search must not pay for it.
+	go func() { _ = analyzer.Default().Preload() }()
 	// The first SIGINT/SIGTERM (ctx) stops accepting work; the watch
 	// finishes its batch and the server drains; a second signal exits now.
 	run, stop := context.WithCancel(context.WithoutCancel(ctx))
@@ -119,7 +122,7 @@ func runWatch(ctx context.Context, opts watchOptions, g *globalOptions, cfg conf
 		case <-run.Done():
 		}
 	}()
-	srv := research.NewServer(ix, research.ServerOptions{Root: ix.Root(), Dictionary: dict, Stop: stop, Logger: log})
+	srv := research.NewServer(ix, research.ServerOptions{Root: ix.Root(), Dictionary: dict, Stop: stop, Render: render, Logger: log})
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(run, ln, 5*time.Second) }()
 	fmt.Fprintf(g.stderr, "lwr: daemon for %s (pid %d) on %s\n", ix.Root(), os.Getpid(), sock)
@@ -129,6 +132,8 @@ func runWatch(ctx context.Context, opts watchOptions, g *globalOptions, cfg conf
 			if err == nil {
 				srv.MarkReady()
 			}
+			// A sync allocates a lot and then idles: give the memory back.
+			debug.FreeOSMemory()
 		},
 	})
 	srv.MarkReady()
@@ -247,6 +252,11 @@ func runIndexStop(ctx context.Context, g *globalOptions, cfg config.Config, out 
 	}
 	pid := lockPID(iopts.Dir)
 	cl, err := research.Dial(iopts.Dir, cfg.Search.DaemonTimeout)
+	if err == nil {
+		if _, serr := cl.Status(ctx); errors.Is(serr, research.ErrNoDaemon) {
+			err = serr
+		}
+	}
 	switch {
 	case errors.Is(err, research.ErrNoDaemon):
 		if pid > 0 && isDaemon(pid) {

@@ -244,3 +244,61 @@ func TestDaemonRefusalsAndFailures(t *testing.T) {
 		t.Errorf("socket mode: %v %v", info.Mode(), err)
 	}
 }
+
+func TestDaemonPollMode(t *testing.T) {
+	if testing.Short() {
+		t.Skip("process test")
+	}
+	root := writeTree(t, map[string]string{"a.md": "# a\n本文。\n"})
+	env := testEnv(t)
+	cache := t.TempDir()
+	startDaemonProc(t, env, root, cache, "--poll", "200ms")
+	os.WriteFile(filepath.Join(root, "b.md"), []byte("# b\nポーリング検出語。\n"), 0o644)
+	took := eventually(t, 2*time.Second, "a new file to be searchable in poll mode", func() bool {
+		return slices.Equal(lwrPaths(t, env, root, cache, "--mode", "fulltext", "ポーリング検出語"), []string{"b.md"})
+	})
+	t.Logf("poll mode: searchable after %s", took.Round(time.Millisecond))
+	out, _ := lwrCmd(env, "--source-root", root, "--cache-dir", cache, "index", "status").Output()
+	if !strings.Contains(string(out), "poll") {
+		t.Errorf("status does not say poll:\n%s", out)
+	}
+}
+
+func TestDaemonDetachAndAutostart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("process test")
+	}
+	root := writeTree(t, map[string]string{"a.md": "# a\n自動起動の確認。\n"})
+	env := testEnv(t)
+	cache := t.TempDir()
+	dir, _ := index.DirFor(cache, root)
+	stop := func() {
+		out, err := lwrCmd(env, "--source-root", root, "--cache-dir", cache, "index", "stop").CombinedOutput()
+		if err != nil || !strings.Contains(string(out), "daemon stopped") {
+			t.Errorf("stop: %v %s", err, out)
+		}
+	}
+	out, err := lwrCmd(env, "--source-root", root, "--cache-dir", cache, "index", "watch", "--detach").CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "daemon started") {
+		t.Fatalf("detach: %v %s", err, out)
+	}
+	if _, err := research.Dial(dir, time.Second); err != nil {
+		t.Fatalf("detached daemon does not answer: %v", err)
+	}
+	stop()
+
+	// With search.autostart, a search that finds no daemon leaves one.
+	auto := append(slices.Clone(env), "LWR_SEARCH_AUTOSTART=true")
+	if got := lwrPaths(t, auto, root, cache, "自動起動"); !slices.Equal(got, []string{"a.md"}) {
+		t.Fatalf("search: %v", got)
+	}
+	eventually(t, 30*time.Second, "the autostarted daemon to answer", func() bool {
+		cl, err := research.Dial(dir, time.Second)
+		if err != nil {
+			return false
+		}
+		_, err = cl.Status(context.Background())
+		return err == nil
+	})
+	stop()
+}

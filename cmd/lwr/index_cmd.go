@@ -153,28 +153,30 @@ func runIndexStatus(ctx context.Context, g *globalOptions, cfg config.Config, ou
 	fmt.Fprintf(out, "index:        %s\n", iopts.Dir)
 	if cl, err := research.Dial(iopts.Dir, cfg.Search.DaemonTimeout); err == nil {
 		ds, err := cl.Status(ctx)
-		if err != nil {
+		if err != nil && !errors.Is(err, research.ErrNoDaemon) {
 			fmt.Fprintf(out, "daemon:       does not answer %s: %v\n", holderOf(iopts.Dir), err)
 			return nil
 		}
-		printIndexStatus(out, ds.Index)
-		w := ds.Watch
-		fmt.Fprintf(out, "daemon:       running, pid %d, up %s, %s", ds.PID, time.Since(ds.Started).Round(time.Second), w.Mode)
-		if w.Mode == "events" {
-			fmt.Fprintf(out, ", %d folders watched", w.Watches)
+		if err == nil {
+			printIndexStatus(out, ds.Index)
+			w := ds.Watch
+			fmt.Fprintf(out, "daemon:       running, pid %d, up %s, %s", ds.PID, time.Since(ds.Started).Round(time.Second), w.Mode)
+			if w.Mode == "events" {
+				fmt.Fprintf(out, ", %d folders watched", w.Watches)
+			}
+			fmt.Fprintf(out, ", %d changes queued", w.Pending)
+			if w.Syncing {
+				fmt.Fprint(out, ", syncing now")
+			}
+			fmt.Fprintln(out)
+			if !w.LastChange.IsZero() {
+				fmt.Fprintf(out, "last change:  %s (%s ago): %s\n", w.LastChange.Local().Format(time.RFC3339), time.Since(w.LastChange).Round(time.Second), w.Last)
+			}
+			if w.Warning != "" {
+				fmt.Fprintf(out, "warning:      %s\n", w.Warning)
+			}
+			return nil
 		}
-		fmt.Fprintf(out, ", %d changes queued", w.Pending)
-		if w.Syncing {
-			fmt.Fprint(out, ", syncing now")
-		}
-		fmt.Fprintln(out)
-		if !w.LastChange.IsZero() {
-			fmt.Fprintf(out, "last change:  %s (%s ago): %s\n", w.LastChange.Local().Format(time.RFC3339), time.Since(w.LastChange).Round(time.Second), w.Last)
-		}
-		if w.Warning != "" {
-			fmt.Fprintf(out, "warning:      %s\n", w.Warning)
-		}
-		return nil
 	}
 	ix, err := index.OpenReader(ctx, iopts)
 	var le *index.LockedError

@@ -151,22 +151,60 @@ func runSearch(ctx context.Context, opts searchOptions, g *globalOptions, cmd *c
 	if ws.Limit == 0 && mode == index.Ranked {
 		ws.Limit = cfg.Search.MaxFiles
 	}
-	local, err := searchLocal(ctx, g, cfg, q, ws, opts.ignorePreference)
+	// Through the daemon, which renders the answer itself, when one runs.
+	iopts, err := g.indexOptions(cfg, "")
 	if err != nil {
-		if errors.Is(err, policy.ErrPreferencesInvalid) {
-			err = fmt.Errorf("%w (or pass --ignore-source-preference to search without it)", err)
-		}
 		return fail(err)
 	}
-	switch opts.format {
-	case "json":
-		writeJSON(out, toLocalResult(local))
-	case "json-ext":
-		writeJSON(out, extResult{localResult: toLocalResult(local), Annotations: local.Annotations, Policies: local.Policies})
-	default:
-		writeText(out, local, g.stdoutIsTerminal())
+	if client, err := research.Dial(iopts.Dir, cfg.Search.DaemonTimeout); err == nil {
+		text, err := client.Render(ctx, q.String(), ws, opts.ignorePreference, opts.format, g.stdoutIsTerminal())
+		if err == nil {
+			_, err = io.WriteString(out, text)
+			return err
+		}
+		if !errors.Is(err, research.ErrNoDaemon) {
+			return fail(daemonError(err, cfg, iopts.Dir))
+		}
 	}
-	return nil
+	local, err := searchLocal(ctx, g, cfg, q, ws, opts.ignorePreference)
+	if err != nil {
+		return fail(daemonError(err, cfg, iopts.Dir))
+	}
+	text, err := render(local, opts.format, g.stdoutIsTerminal())
+	if err != nil {
+		return fail(err)
+	}
+	_, err = io.WriteString(out, text)
+	return err
+}
+
+// render writes a local search in an output format.
+func render(local *research.Local, format string, tty bool) (string, error) {
+	var b strings.Builder
+	switch format {
+	case "json":
+		writeJSON(&b, toLocalResult(local))
+	case "json-ext":
+		writeJSON(&b, extResult{localResult: toLocalResult(local), Annotations: local.Annotations, Policies: local.Policies})
+	case "text":
+		writeText(&b, local, tty)
+	default:
+		return "", usagef("unknown format %q", format)
+	}
+	return b.String(), nil
+}
+
+// daemonError explains an error of a request to the daemon.
+func daemonError(err error, cfg config.Config, dir string) error {
+	switch {
+	case errors.Is(err, policy.ErrPreferencesInvalid):
+		return fmt.Errorf("%w (or pass --ignore-source-preference to search without it)", err)
+	case errors.Is(err, research.ErrNotAnswering):
+		return fmt.Errorf("the lwr daemon for %s %s: %w; restart it with lwr index stop and lwr index watch --detach", cfg.SourceRoot, holderOf(dir), err)
+	case errors.Is(err, research.ErrSyncing):
+		return fmt.Errorf("%w of %s; try again in a moment (lwr index status shows it)", err, cfg.SourceRoot)
+	}
+	return err
 }
 
 // searchLocal runs a local search through the daemon when one answers for
@@ -182,13 +220,12 @@ func searchLocal(ctx context.Context, g *globalOptions, cfg config.Config, q ind
 	switch {
 	case err == nil:
 		local, err := client.Search(ctx, q.String(), ws, ignorePreference)
-		switch {
-		case errors.Is(err, research.ErrNotAnswering):
-			return nil, fmt.Errorf("the lwr daemon for %s %s: %w; restart it with lwr index stop and lwr index watch --detach", cfg.SourceRoot, holderOf(iopts.Dir), err)
-		case errors.Is(err, research.ErrSyncing):
-			return nil, fmt.Errorf("%w of %s; try again in a moment (lwr index status shows it)", err, cfg.SourceRoot)
+		if err == nil {
+			return local, nil
 		}
-		return local, err
+		if !errors.Is(err, research.ErrNoDaemon) {
+			return nil, daemonError(err, cfg, iopts.Dir)
+		}
 	case !errors.Is(err, research.ErrNoDaemon):
 		return nil, err
 	}
