@@ -103,7 +103,10 @@ func (s *combineSearcher) score(dm *search.DocumentMatch) {
 	}
 	factor := 1.0
 	if s.total > 0 {
-		factor = math.Pow(covered/s.total, s.q.alpha)
+		factor = covered / s.total
+		if s.q.alpha != 1 {
+			factor = math.Pow(factor, s.q.alpha)
+		}
 	}
 	dm.Score = sum * factor
 	if s.explain {

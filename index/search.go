@@ -183,6 +183,15 @@ func termWeight(t analyzer.Token) float64 {
 	return 1
 }
 
+func hasKatakana(s string) bool {
+	for _, r := range s {
+		if r >= 0x30A1 && r <= 0x30FA {
+			return true
+		}
+	}
+	return false
+}
+
 // rankedPlan is the query a ranked search runs, and what it looks for.
 type rankedPlan struct {
 	terms    []string   // analyzed query words
@@ -223,8 +232,10 @@ func planRanked(q Query, opts SearchOptions) rankedPlan {
 			seen[t.Term] = true
 			p.terms = append(p.terms, t.Term)
 			p.weights = append(p.weights, termWeight(t))
+			// Unknown words and katakana, which the analyzer may cut
+			// differently in the documents, are also looked for by bigrams.
 			sf := ""
-			if t.Kind == analyzer.KindJapanese {
+			if t.Kind == analyzer.KindJapanese && (t.Unknown || hasKatakana(t.Term)) {
 				sf = text[t.Start:t.End]
 			}
 			p.surfaces = append(p.surfaces, sf)
