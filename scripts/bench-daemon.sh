@@ -21,6 +21,8 @@ ms() { echo $(( ($2 - $1) / 1000 ))e-3; }
 mapfile -t queries < <(tail -n +2 "$bench/dev-queries.tsv" | cut -f2)
 
 # start_daemon ROOT CACHE: starts lwr index watch and waits for its first sync.
+daemon=
+trap '[ -n "$daemon" ] && kill "$daemon" 2>/dev/null' EXIT
 start_daemon() {
   "$lwr" --source-root "$1" --cache-dir "$2" index watch >"$work/daemon.log" 2>&1 &
   daemon=$!
@@ -33,7 +35,7 @@ start_daemon() {
   done
   echo "the daemon did not start; see $work/daemon.log" >&2; exit 1
 }
-stop_daemon() { "$lwr" --source-root "$1" --cache-dir "$2" index stop >/dev/null; wait "$daemon" 2>/dev/null || true; }
+stop_daemon() { "$lwr" --source-root "$1" --cache-dir "$2" index stop >/dev/null; wait "$daemon" 2>/dev/null || true; daemon=; }
 
 # compare ROOT CACHE LABEL: lwr search through the daemon and rg -l -F with
 # the same words, interleaved, 2 rounds over the dev queries.
