@@ -328,8 +328,8 @@ func (c *Config) validate(origin map[string]string) error {
 			return bad("web.providers", "names the unknown provider %q; use searxng, brave, exec or file", p)
 		}
 	}
-	if c.Research.OutputDir == "" || filepath.IsAbs(c.Research.OutputDir) {
-		return bad("research.output_dir", "is %q; use a folder relative to the workspace", c.Research.OutputDir)
+	if od := filepath.ToSlash(filepath.Clean(c.Research.OutputDir)); c.Research.OutputDir == "" || filepath.IsAbs(c.Research.OutputDir) || od == ".." || strings.HasPrefix(od, "../") {
+		return bad("research.output_dir", "is %q; use a folder inside the workspace, relative to it", c.Research.OutputDir)
 	}
 	return nil
 }

@@ -142,6 +142,7 @@ func TestLoadErrors(t *testing.T) {
 		{"bad duration", "", []string{"LWR_WEB_TIMEOUT=soon"}, "invalid configuration"},
 		{"unknown provider", "", []string{"LWR_WEB_PROVIDERS=google"}, "unknown provider"},
 		{"absolute output dir", "research:\n  output_dir: /abs\n", nil, "research.output_dir"},
+		{"output dir outside the workspace", "research:\n  output_dir: ../elsewhere\n", nil, "research.output_dir"},
 		{"bad exclude glob", "index:\n  exclude: ['[']\n", nil, "index.exclude"},
 	}
 	for _, tt := range tests {

@@ -96,6 +96,13 @@ func (ix *Index) Watch(ctx context.Context, opts WatchOptions) error {
 	sync := func(why string) error {
 		ix.watch.update(func(s *WatchState) { s.Syncing = true })
 		st, err := ix.Build(context.WithoutCancel(ctx), BuildOptions{})
+		// Tell the caller first: once the state says a sync is done, what
+		// it changed must be visible (searches, the titles for relations).
+		if err != nil || st.Changed() {
+			if opts.OnSync != nil {
+				opts.OnSync(st, err)
+			}
+		}
 		now := time.Now()
 		ix.watch.update(func(s *WatchState) {
 			s.Syncing = false
@@ -106,11 +113,6 @@ func (ix *Index) Watch(ctx context.Context, opts WatchOptions) error {
 				s.Last = fmt.Sprintf("%d added, %d updated, %d deleted (%s)", st.Added, st.Updated, st.Deleted, why)
 			}
 		})
-		if err != nil || st.Changed() {
-			if opts.OnSync != nil {
-				opts.OnSync(st, err)
-			}
-		}
 		if err == nil && st.Changed() {
 			log.Info("synced", "why", why, "added", st.Added, "updated", st.Updated, "deleted", st.Deleted, "took", st.Took)
 		}

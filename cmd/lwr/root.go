@@ -106,6 +106,9 @@ func newRootCommand(g *globalOptions) *cobra.Command {
 		newSearchCommand(g),
 		newConfigCommand(g),
 		newWebCommand(g),
+		newResearchCommand(g),
+		newValidateCommand(g),
+		newFinalizeCommand(g),
 	)
 	return root
 }

@@ -1,0 +1,75 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"lwr/research"
+)
+
+func TestFinalizeCommand(t *testing.T) {
+	root := sampleCopy(t)
+	env := testEnv(t)
+	ws := t.TempDir()
+	dir := t.TempDir()
+	md := agentReport(root, "規程/就業規則.md", 3, 5, "1.0")
+	p := filepath.Join(dir, "report.md")
+	os.WriteFile(p, []byte(md), 0o644)
+	args := []string{"--source-root", root, "finalize", "--markdown", p, "--query", "有給休暇の申請期限", "--workspace", ws, "--timestamp", ts, "--local-status", "ok", "--web-status", "skipped", "--deep-status", "skipped", "--skip-web"}
+	out, errOut, code := run(t, env, args...)
+	name := "research_" + ts + ".md"
+	if code != 0 || out != savedLine(ws, name) {
+		t.Fatalf("exit %d: %q %s", code, out, errOut)
+	}
+	checkFinalizedReport(t, env, ws, name, false)
+	data, _ := os.ReadFile(filepath.Join(ws, "result", "research", "research_"+ts+".context.json"))
+	var c research.Context
+	json.Unmarshal(data, &c)
+	if c.Producer != "lwr finalize" || c.OriginalQuery != "有給休暇の申請期限" || c.Statuses.Local != "ok" || c.Policies.Records != 2 || !c.SkipWeb {
+		t.Errorf("context %s", data)
+	}
+	// Again: skipped, the same line.
+	if again, _, code := run(t, env, args...); code != 0 || again != out {
+		t.Errorf("again: %d %q", code, again)
+	}
+	// Another report in the same second: -2.
+	os.WriteFile(p, []byte(strings.Replace(md, "申請は3営業日前まで", "申請は3営業日前までに行う", 1)), 0o644)
+	out2, errOut, code := run(t, env, args...)
+	if code != 0 || out2 != savedLine(ws, "research_"+ts+"-2.md") {
+		t.Fatalf("second report: %d %q %s", code, out2, errOut)
+	}
+	checkFinalizedReport(t, env, ws, "research_"+ts+"-2.md", false)
+
+	// An invalid report: exit 1, the problems on stderr, nothing saved.
+	ws2 := t.TempDir()
+	os.WriteFile(p, []byte(strings.Replace(md, "## 1. ローカル情報", "## 1. 資料", 1)), 0o644)
+	bad := slices.Clone(args)
+	bad[slices.Index(bad, "--workspace")+1] = ws2
+	out, errOut, code = run(t, env, bad...)
+	if code != exitError || out != "" || !strings.Contains(errOut, "section_missing") {
+		t.Fatalf("invalid report: exit %d %q %s", code, out, errOut)
+	}
+	files := filesUnder(t, ws2)
+	if len(files) != 2 || !strings.HasSuffix(files[1], "failure-summary.json") {
+		t.Errorf("files after a failure: %v", files)
+	}
+	b, _ := os.ReadFile(filepath.Join(ws2, files[1]))
+	if strings.Contains(string(b), "有給休暇") || !strings.Contains(string(b), research.ReasonValidationFailed) {
+		t.Errorf("failure summary %s", b)
+	}
+
+	// Usage errors.
+	for _, a := range [][]string{
+		{"finalize", "--query", "q"},
+		{"finalize", "--markdown", p},
+		{"finalize", "--markdown", p, "--query", "q", "--web-status", "fine"},
+	} {
+		if _, _, code := run(t, env, a...); code != exitUsage {
+			t.Errorf("%v: exit %d", a, code)
+		}
+	}
+}

@@ -1,0 +1,278 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"lwr/analyzer"
+	"lwr/config"
+	"lwr/index"
+	"lwr/research"
+	"lwr/web"
+)
+
+// researchOptions are the flags of `lwr research`.
+type researchOptions struct {
+	skipWeb          bool
+	json             bool
+	workspace        string
+	timestamp        string
+	model            string
+	webResults       string
+	understanding    string
+	intent           string
+	maxResults       int
+	ignorePreference bool
+}
+
+func (o *researchOptions) AddFlags(cmd *cobra.Command) {
+	fs := cmd.Flags()
+	fs.BoolVar(&o.skipWeb, "skip-web", false, "local documents only (also when the query says ローカルのみ, ローカルだけ, Web不要, Web検索なし, オフライン or 社内資料のみ)")
+	fs.BoolVar(&o.json, "json", false, "print a machine summary (paths, statuses, timings per phase) instead of the saved line")
+	fs.StringVar(&o.workspace, "workspace", "", "folder the report goes into (default: the git top-level of the current folder, else the current folder)")
+	fs.StringVar(&o.timestamp, "timestamp", "", "name the report research_<TS>.md with this UTC time, yyyyMMddTHHmmssZ (default now); the same report again is skipped")
+	fs.StringVar(&o.model, "model", "", "record the model that asked (report schema 1.1): "+strings.Join(research.Models, ", "))
+	fs.StringVar(&o.webResults, "web-results", "", "use the web_result JSON an agent already fetched (file, or - for standard input) instead of the configured providers")
+	fs.StringVar(&o.understanding, "query-understanding", "", "off, auto or always (default query_understanding, env CC_LWR_QUERY_UNDERSTANDING)")
+	fs.StringVar(&o.intent, "intent", "", "the query's intent for the web search and its cache (default: understood from the query)")
+	fs.IntVar(&o.maxResults, "max-results", 0, "web results to keep, 1 to 10 (default web.max_results)")
+	fs.BoolVar(&o.ignorePreference, "ignore-source-preference", false, "historical or old-edition question: keep relevance order; old values are quoted as values of their time")
+}
+
+// Check validates the flags.
+func (o *researchOptions) Check() error {
+	if o.timestamp != "" {
+		if _, err := research.ParseTimestamp(o.timestamp); err != nil {
+			return usageError{"--timestamp: " + err.Error()}
+		}
+	}
+	if o.model != "" && !slices.Contains(research.Models, o.model) {
+		return usagef("unknown --model %q; use one of %s", o.model, strings.Join(research.Models, ", "))
+	}
+	if o.understanding != "" {
+		if _, err := research.ParseUnderstandingMode(o.understanding); err != nil {
+			return usageError{"--query-understanding: " + err.Error()}
+		}
+	}
+	if o.intent != "" {
+		if err := checkIntent(o.intent); err != nil {
+			return err
+		}
+	}
+	if o.maxResults < 0 || o.maxResults > web.MaxResults {
+		return usagef("--max-results is %d; use 1 to %d", o.maxResults, web.MaxResults)
+	}
+	if o.webResults != "" && o.skipWeb {
+		return usagef("--web-results and --skip-web contradict each other; give one")
+	}
+	return nil
+}
+
+func (o *researchOptions) overrides() []config.Override {
+	if o.understanding == "" {
+		return nil
+	}
+	return []config.Override{{Key: "query_understanding", Value: o.understanding, Origin: "flag --query-understanding"}}
+}
+
+func newResearchCommand(g *globalOptions) *cobra.Command {
+	var opts researchOptions
+	cmd := &cobra.Command{
+		Use:   "research QUERY...",
+		Short: "Research a question in the local documents and the web and save a validated report",
+		Long: "Run the research pipeline: preflight (skip words, source root, query understanding, policies),\n" +
+			"local search (through the daemon when it runs) and web search (cache, then the configured providers),\n" +
+			"a deep-drill with keywords from the web results, and a report with five sections, line-exact\n" +
+			"citations and a conclusion built from the evidence. The report is validated and saved atomically\n" +
+			"to <workspace>/result/research/research_<UTC time>.md with its context file; the only output is\n" +
+			"the line 保存しました: [research_<ts>.md](<absolute path>) (or --json).",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runResearch(cmd.Context(), opts, g, cmd, args)
+		},
+	}
+	opts.AddFlags(cmd)
+	return cmd
+}
+
+// researchSummary is --json: what scripts need of a research.
+type researchSummary struct {
+	Status        string             `json:"status"` // ok, skipped (same report again) or error
+	Name          string             `json:"name,omitempty"`
+	Report        string             `json:"report,omitempty"`
+	Context       string             `json:"context,omitempty"`
+	Log           string             `json:"schema_version_log,omitempty"`
+	LastOutput    string             `json:"last_output,omitempty"`
+	Timestamp     string             `json:"timestamp,omitempty"`
+	SHA256        string             `json:"sha256,omitempty"`
+	SchemaVersion string             `json:"schema_version,omitempty"`
+	Workspace     string             `json:"workspace,omitempty"`
+	SourceRoot    string             `json:"source_root,omitempty"`
+	Statuses      *research.Statuses `json:"statuses,omitempty"`
+	WebCache      string             `json:"web_cache,omitempty"`
+	Sources       map[string]int     `json:"sources,omitempty"`
+	DeepKeywords  []string           `json:"deep_keywords,omitempty"`
+	Conflicts     *int               `json:"conflicts,omitempty"`
+	ForceReview   *bool              `json:"force_review,omitempty"`
+	TimingsMS     map[string]float64 `json:"timings_ms,omitempty"`
+	Reason        string             `json:"reason,omitempty"`
+	Message       string             `json:"message,omitempty"`
+	Evidence      string             `json:"failure_evidence,omitempty"`
+}
+
+// failJSON reports a failure as --json and on stderr.
+func failJSON(g *globalOptions, asJSON bool, err error) error {
+	if !asJSON {
+		return err
+	}
+	s := researchSummary{Status: "error", Reason: research.ReasonInvalidInput, Message: sentence(err)}
+	var f *research.Failure
+	if errors.As(err, &f) {
+		s.Reason, s.Evidence = f.Reason, f.Evidence
+	}
+	var ue usageError
+	if errors.As(err, &ue) {
+		s.Reason = "usage"
+	}
+	writeJSON(g.stdout, s)
+	fmt.Fprintln(g.stderr, "lwr: "+sentence(err))
+	return reportedError{err}
+}
+
+// workspaceOf resolves --workspace, else the git top-level of the current
+// folder, else the current folder.
+func workspaceOf(flag string) (string, error) {
+	if flag != "" {
+		abs, err := filepath.Abs(flag)
+		if err != nil {
+			return "", err
+		}
+		if st, err := os.Stat(abs); err != nil || !st.IsDir() {
+			return "", usagef("--workspace %s is not a folder", flag)
+		}
+		return abs, nil
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", fmt.Errorf("find the workspace: %w", err)
+	}
+	return research.FindWorkspace(wd)
+}
+
+// importSearcher answers the web step with results an agent fetched.
+type importSearcher struct {
+	data []byte
+	opts web.Options
+}
+
+func (s importSearcher) Search(_ context.Context, req web.Request) (*web.Result, error) {
+	return web.Import(req, s.data, "file", s.opts)
+}
+
+func runResearch(ctx context.Context, opts researchOptions, g *globalOptions, cmd *cobra.Command, args []string) error {
+	fail := func(err error) error { return failJSON(g, opts.json, err) }
+	if err := opts.Check(); err != nil {
+		return fail(err)
+	}
+	query := strings.TrimSpace(strings.Join(args, " "))
+	if query == "" {
+		return fail(usagef("the query is empty; give the question to research, e.g. lwr research 随意契約の上限額"))
+	}
+	if strings.TrimSpace(research.StripSkipWords(query)) == "" {
+		return fail(usagef("the query has only skip words (%s); give the question to research", strings.Join(research.SkipWebWords, ", ")))
+	}
+	cfg, _, err := g.load(cmd, opts.overrides()...)
+	if err != nil {
+		return fail(err)
+	}
+	ws, err := workspaceOf(opts.workspace)
+	if err != nil {
+		return fail(err)
+	}
+	mode, err := research.ParseUnderstandingMode(cfg.QueryUnderstanding)
+	if err != nil {
+		return fail(usageError{err.Error()})
+	}
+	log := g.logger()
+	ro := research.Options{
+		Query:            query,
+		SourceRoot:       cfg.SourceRoot,
+		SkipWeb:          opts.skipWeb,
+		Understanding:    mode,
+		Intent:           opts.intent,
+		IgnorePreference: opts.ignorePreference,
+		MaxResults:       opts.maxResults,
+		Locale:           cfg.Web.Locale,
+		Model:            opts.model,
+		Logger:           log,
+		Local: research.LocalFunc(func(ctx context.Context, q index.Query, w research.WireSearch, ignore bool) (*research.Local, error) {
+			return searchLocal(ctx, g, cfg, q, w, ignore)
+		}),
+		Keywords: research.NewKeywordCache(filepath.Join(cfg.CacheDir, "research-keywords"), nil),
+	}
+	if ro.MaxResults == 0 {
+		ro.MaxResults = cfg.Web.MaxResults
+	}
+	if opts.timestamp != "" {
+		ro.Timestamp, _ = research.ParseTimestamp(opts.timestamp)
+	}
+	if mode != research.UnderstandOff {
+		dict, err := analyzer.LoadSynonyms(cfg.Search.SynonymFile)
+		if err != nil {
+			return fail(usageError{err.Error()})
+		}
+		ro.Dictionary = dict
+	}
+	wopts := web.Options{Environ: g.environ, Logger: log}
+	switch {
+	case opts.skipWeb:
+	case opts.webResults != "":
+		data, err := readLimited(cmd.InOrStdin(), opts.webResults, web.DefaultFileMaxBytes)
+		if err != nil {
+			return fail(usagef("--web-results: %v", err))
+		}
+		ro.Web = importSearcher{data: data, opts: wopts}
+	case len(cfg.Web.Providers) > 0:
+		s, err := web.New(cfg.Web, wopts)
+		if err != nil {
+			return fail(usageError{err.Error()})
+		}
+		ro.Web = s
+		ro.Cache = func(readOnly bool) (research.WebCache, error) {
+			c, err := web.OpenCache(cfg.CacheDir, cfg.Web.CacheFile, web.CacheOptions{ReadOnly: readOnly, Timeout: cacheLockTimeout, Logger: log})
+			if err != nil {
+				return nil, err
+			}
+			return c, nil
+		}
+	}
+	out, err := research.Run(ctx, ro, research.FinalizeOptions{Workspace: ws, OutputDir: cfg.Research.OutputDir})
+	if err != nil {
+		if errors.Is(err, research.ErrEmptyQuery) {
+			err = usageError{err.Error()}
+		}
+		return fail(err)
+	}
+	f := out.Finalized
+	if !opts.json {
+		fmt.Fprintln(g.stdout, f.SavedLine())
+		return nil
+	}
+	r := out.Report
+	st := research.Statuses{Local: r.Local.Status, Web: r.Web.Status, Deep: r.Deep.Status}
+	conflicts, force := len(r.Conclusion.Conflicts), r.Conclusion.ForceReview != nil
+	writeJSON(g.stdout, researchSummary{
+		Status: f.Status, Name: f.Name, Report: f.Report, Context: f.Context, Log: f.Log, LastOutput: f.LastOutput,
+		Timestamp: f.Timestamp, SHA256: f.SHA256, SchemaVersion: f.SchemaVersion, Workspace: ws, SourceRoot: r.SourceRoot,
+		Statuses: &st, WebCache: r.Web.Cache,
+		Sources:      map[string]int{"local": len(r.Local.Hits), "web": len(r.Web.Hits), "deep": len(r.Deep.Hits)},
+		DeepKeywords: r.Deep.Keywords, Conflicts: &conflicts, ForceReview: &force, TimingsMS: out.Timings.Millis(),
+	})
+	return nil
+}

@@ -1,0 +1,380 @@
+package research
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"path"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+//go:embed schema/output-schema.json
+var outputSchemaJSON []byte
+
+// OutputSchema returns the JSON Schema of the report's JSON comment
+// (the research skill's output-schema.json, schema versions 1.0 and 1.1).
+func OutputSchema() []byte { return bytes.Clone(outputSchemaJSON) }
+
+var outputSchema = sync.OnceValues(func() (*jsonschema.Resolved, error) {
+	return compileSchema("research-output", outputSchemaJSON)
+})
+
+// compileSchema compiles an embedded JSON Schema (draft 2020-12).
+func compileSchema(name string, data []byte) (*jsonschema.Resolved, error) {
+	var sch jsonschema.Schema
+	if err := json.Unmarshal(data, &sch); err != nil {
+		return nil, fmt.Errorf("embedded schema %s: %w", name, err)
+	}
+	r, err := sch.Resolve(nil)
+	if err != nil {
+		return nil, fmt.Errorf("embedded schema %s: %w", name, err)
+	}
+	return r, nil
+}
+
+// Problem is one reason a report is invalid; lwr validate prints each as
+// a JSON line.
+type Problem struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	Line    int    `json:"line,omitempty"`
+}
+
+func (p Problem) String() string {
+	if p.Line > 0 {
+		return fmt.Sprintf("line %d: %s: %s", p.Line, p.Code, p.Message)
+	}
+	return p.Code + ": " + p.Message
+}
+
+// The problem codes of Validate.
+const (
+	ProblemEncoding        = "encoding"
+	ProblemJSONMissing     = "json_comment_missing"
+	ProblemJSONNotAtEnd    = "json_comment_not_at_end"
+	ProblemJSONInvalid     = "json_invalid"
+	ProblemSchema          = "schema"
+	ProblemSectionMissing  = "section_missing"
+	ProblemSectionOrder    = "section_order"
+	ProblemCitationMissing = "citation_missing"
+	ProblemCitationFormat  = "citation_format"
+	ProblemCitationLines   = "citation_lines"
+	ProblemCitationPath    = "citation_path"
+	ProblemVSCodeLink      = "vscode_link"
+)
+
+const jsonMarker = "<!-- JSON: "
+
+var commentRe = regexp.MustCompile(`(?s)^<!-- JSON: (\{.*\}) -->\s*$`)
+
+// ExtractComment returns the JSON of the report's last <!-- JSON: {...} -->
+// comment, which must end the file.
+func ExtractComment(md []byte) ([]byte, *Problem) {
+	i := bytes.LastIndex(md, []byte(jsonMarker))
+	if i < 0 {
+		return nil, &Problem{Code: ProblemJSONMissing, Message: "the report has no <!-- JSON: {...} --> comment at its end"}
+	}
+	m := commentRe.FindSubmatch(md[i:])
+	if m == nil {
+		return nil, &Problem{Code: ProblemJSONNotAtEnd, Line: lineAt(md, i), Message: "the <!-- JSON: {...} --> comment must be the end of the file, on one line"}
+	}
+	return m[1], nil
+}
+
+func lineAt(md []byte, off int) int { return bytes.Count(md[:off], []byte{'\n'}) + 1 }
+
+// Validate checks a report as the research skill's validate-output did:
+// the JSON comment against output-schema.json (1.0 and 1.1), the five
+// section headings in order, and in section 1 the local citations and
+// VS Code links, for files of any type — unless there is no local source
+// or section 1 says ローカル資料に該当情報なし. It returns nil for a valid
+// report.
+func Validate(md []byte) []Problem {
+	var out []Problem
+	if !utf8.Valid(md) {
+		return []Problem{{Code: ProblemEncoding, Message: "the report is not UTF-8"}}
+	}
+	hasLocal := true
+	raw, p := ExtractComment(md)
+	if p != nil {
+		out = append(out, *p)
+	} else {
+		out = append(out, validateComment(raw)...)
+		var c struct {
+			Sources []struct {
+				SourceType string `json:"source_type"`
+			} `json:"sources"`
+		}
+		if json.Unmarshal(raw, &c) == nil {
+			hasLocal = false
+			for _, s := range c.Sources {
+				if s.SourceType == "local" {
+					hasLocal = true
+				}
+			}
+		}
+	}
+	lines := strings.Split(string(md), "\n")
+	heads := headings(lines)
+	out = append(out, checkSections(heads)...)
+	if hasLocal {
+		out = append(out, checkSection1(lines, heads)...)
+	}
+	return out
+}
+
+// validateComment checks the comment's JSON against the schema.
+func validateComment(raw []byte) []Problem {
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return []Problem{{Code: ProblemJSONInvalid, Message: "the JSON comment is not JSON: " + err.Error()}}
+	}
+	sch, err := outputSchema()
+	if err != nil {
+		return []Problem{{Code: ProblemSchema, Message: err.Error()}}
+	}
+	if err := sch.Validate(v); err != nil {
+		// The validator nests "validating <schema location>: " prefixes;
+		// keep the location of the failing keyword and its message.
+		return []Problem{{Code: ProblemSchema, Message: schemaMessage(err.Error())}}
+	}
+	return nil
+}
+
+// schemaMessage shortens a validation error to "at <schema location>:
+// <what failed>".
+func schemaMessage(msg string) string {
+	loc := ""
+	for strings.HasPrefix(msg, "validating ") {
+		rest := strings.TrimPrefix(msg, "validating ")
+		i := strings.Index(rest, ": ")
+		if i < 0 {
+			break
+		}
+		if l := rest[:i]; l != "root" {
+			loc = l
+		}
+		msg = rest[i+2:]
+	}
+	if loc == "" {
+		return msg
+	}
+	return "at schema " + loc + ": " + msg
+}
+
+// heading is a level-2 heading outside code blocks.
+type heading struct {
+	text string
+	line int // 1-based
+}
+
+// fenceOf returns the fence a line opens or closes, or "".
+func fenceOf(line string) string {
+	t := strings.TrimLeft(line, " ")
+	if len(line)-len(t) > 3 {
+		return ""
+	}
+	for _, c := range []byte{'`', '~'} {
+		n := 0
+		for n < len(t) && t[n] == c {
+			n++
+		}
+		if n >= 3 {
+			return t[:n]
+		}
+	}
+	return ""
+}
+
+// codeLines marks the lines inside fenced code blocks (fences included).
+func codeLines(lines []string) []bool {
+	in := make([]bool, len(lines))
+	open := ""
+	for i, l := range lines {
+		f := fenceOf(l)
+		switch {
+		case open == "" && f != "":
+			open = f
+			in[i] = true
+		case open != "":
+			in[i] = true
+			if f != "" && f[0] == open[0] && len(f) >= len(open) && strings.TrimSpace(strings.TrimLeft(l, " ")[len(f):]) == "" {
+				open = ""
+			}
+		}
+	}
+	return in
+}
+
+func headings(lines []string) []heading {
+	code := codeLines(lines)
+	var out []heading
+	for i, l := range lines {
+		if !code[i] && strings.HasPrefix(l, "## ") {
+			out = append(out, heading{text: strings.TrimRight(l, " \t\r"), line: i + 1})
+		}
+	}
+	return out
+}
+
+func checkSections(heads []heading) []Problem {
+	var out []Problem
+	last := 0
+	for _, want := range SectionHeadings() {
+		found := -1
+		for _, h := range heads {
+			if strings.HasPrefix(h.text, want) {
+				found = h.line
+				break
+			}
+		}
+		switch {
+		case found < 0:
+			out = append(out, Problem{Code: ProblemSectionMissing, Message: fmt.Sprintf("the heading %q is missing", want)})
+		case found < last:
+			out = append(out, Problem{Code: ProblemSectionOrder, Line: found, Message: fmt.Sprintf("the heading %q is out of order; the five sections go 1 to 5", want)})
+		default:
+			last = found
+		}
+	}
+	return out
+}
+
+// citeRe is a local citation: [name](<abs path>#Ls-Le) (Ls-Le) [VS Codeで開く](vscode://file/…:s).
+var citeRe = regexp.MustCompile(`\[([^\[\]\n]+)\]\((<[^<>\n]+>|[^\s()<>]+)\) \(L(\d+)-L(\d+)\) \[VS Codeで開く\]\((vscode://file/[^\s()]*)\)`)
+
+var (
+	anchorRe   = regexp.MustCompile(`^(.+)#L(\d+)-L(\d+)$`)
+	vscodeRe   = regexp.MustCompile(`^vscode://file/([A-Za-z0-9\-._~/%:]+):(\d+)$`)
+	lineLinkRe = regexp.MustCompile(`\]\([^)\n]*#L\d+(-L\d+)?[>]?\)`)
+	absPathRe  = regexp.MustCompile(`^(/|[A-Za-z]:/)`)
+)
+
+// checkSection1 checks the citations and VS Code links of section 1.
+func checkSection1(lines []string, heads []heading) []Problem {
+	start, end := -1, len(lines)
+	want := SectionHeadings()[0]
+	for i, h := range heads {
+		if strings.HasPrefix(h.text, want) {
+			start = h.line // index of the line after the heading
+			if i+1 < len(heads) {
+				end = heads[i+1].line - 1
+			}
+			break
+		}
+	}
+	if start < 0 {
+		return nil // reported as a missing section
+	}
+	body := lines[start:end]
+	code := codeLines(body)
+	for i, l := range body {
+		if !code[i] && strings.Contains(l, SentenceLocalEmpty) {
+			return nil
+		}
+	}
+	var out []Problem
+	valid := 0
+	for i, l := range body {
+		if code[i] {
+			continue
+		}
+		n := start + i + 1
+		matches := citeRe.FindAllStringSubmatchIndex(l, -1)
+		covered := make([]bool, len(l))
+		for _, m := range matches {
+			for k := m[0]; k < m[1]; k++ {
+				covered[k] = true
+			}
+			ps := checkCitation(l, m, n)
+			if len(ps) == 0 {
+				valid++
+			}
+			out = append(out, ps...)
+		}
+		// Anything that looks like a line citation or a VS Code link
+		// outside a whole citation is malformed.
+		for _, m := range lineLinkRe.FindAllStringIndex(l, -1) {
+			if !covered[m[0]] {
+				out = append(out, Problem{Code: ProblemCitationFormat, Line: n, Message: "a line citation must read [file name](<absolute path>#L<start>-L<end>) (L<start>-L<end>) [VS Codeで開く](vscode://file/<encoded absolute path>:<start>)"})
+			}
+		}
+		for off := 0; ; {
+			k := strings.Index(l[off:], "vscode://")
+			if k < 0 {
+				break
+			}
+			if !covered[off+k] {
+				out = append(out, Problem{Code: ProblemVSCodeLink, Line: n, Message: "a VS Code link must follow a citation: … (L<start>-L<end>) [VS Codeで開く](vscode://file/<encoded absolute path>:<start>)"})
+			}
+			off += k + len("vscode://")
+		}
+	}
+	if valid == 0 && len(out) == 0 {
+		out = append(out, Problem{Code: ProblemCitationMissing, Line: start, Message: "section 1 has local sources but no citation [file name](<absolute path>#L<start>-L<end>) (L<start>-L<end>) [VS Codeで開く](vscode://file/…:<start>); write ローカル資料に該当情報なし when there is none"})
+	}
+	return out
+}
+
+// checkCitation checks one citation match on a line.
+func checkCitation(l string, m []int, n int) []Problem {
+	var out []Problem
+	bad := func(code, format string, args ...any) {
+		out = append(out, Problem{Code: code, Line: n, Message: fmt.Sprintf(format, args...)})
+	}
+	name := l[m[2]:m[3]]
+	target := strings.TrimSuffix(strings.TrimPrefix(l[m[4]:m[5]], "<"), ">")
+	ls, _ := strconv.Atoi(l[m[6]:m[7]])
+	le, _ := strconv.Atoi(l[m[8]:m[9]])
+	vs := l[m[10]:m[11]]
+	a := anchorRe.FindStringSubmatch(target)
+	if a == nil {
+		bad(ProblemCitationFormat, "the link target %q has no #L<start>-L<end> anchor", cut(target, 80))
+		return out
+	}
+	p := a[1]
+	as, _ := strconv.Atoi(a[2])
+	ae, _ := strconv.Atoi(a[3])
+	if !absPathRe.MatchString(p) {
+		bad(ProblemCitationPath, "the cited path %q is not absolute (use the resolved absolute path with forward slashes)", cut(p, 80))
+	}
+	if as != ls || ae != le {
+		bad(ProblemCitationLines, "the anchor says L%d-L%d but the text says (L%d-L%d)", as, ae, ls, le)
+	}
+	if ls < 1 || le < ls {
+		bad(ProblemCitationLines, "the line range L%d-L%d is not 1 ≤ start ≤ end", ls, le)
+	}
+	base := path.Base(p)
+	if dp, err := url.PathUnescape(base); err == nil && name != base && name != dp && name != esc(base) && name != esc(dp) {
+		bad(ProblemCitationFormat, "the link text %q is not the file name %q", cut(name, 60), cut(base, 60))
+	}
+	v := vscodeRe.FindStringSubmatch(vs)
+	if v == nil {
+		bad(ProblemVSCodeLink, "the VS Code link %q must be vscode://file/<absolute path, percent-encoded except '/'>:<start>", cut(vs, 80))
+		return out
+	}
+	vp, err := url.PathUnescape(v[1])
+	if err != nil {
+		bad(ProblemVSCodeLink, "the VS Code link's path is not percent-encoded correctly: %v", err)
+		return out
+	}
+	if vl, _ := strconv.Atoi(v[2]); vl != ls {
+		bad(ProblemVSCodeLink, "the VS Code link opens line %d, the citation starts at L%d", vl, ls)
+	}
+	cp := p
+	if dp, err := url.PathUnescape(p); err == nil && strings.Contains(p, "%") {
+		cp = dp
+	}
+	if strings.TrimLeft(vp, "/") != strings.TrimLeft(cp, "/") {
+		bad(ProblemVSCodeLink, "the VS Code link opens %q, the citation cites %q; use the same absolute path", cut(vp, 80), cut(cp, 80))
+	}
+	return out
+}
