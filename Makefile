@@ -47,11 +47,13 @@ test-corpus: $(CORPUS) not built (make corpus); corpus tests skipped"; \
 corpus:
 	../shared/bench/make-corpus.sh $(CORPUS)
 
-# Build, index the bundled sample corpus and search it.
+# Build, index the bundled sample corpus, search it, and run a research
+# query offline; the last line links the report.
 demo: build
-	@rm -rf $(DEMO)
+	@rm -rf $(DEMO) && mkdir -p $(DEMO)/workspace
 	@$(BIN) --source-root $(SAMPLE) --cache-dir $(DEMO)/cache index build
 	@$(BIN) --source-root $(SAMPLE) --cache-dir $(DEMO)/cache search --max-files 3 --max-chars 240 契約 上限額
+	@$(BIN) --source-root $(SAMPLE) --cache-dir $(DEMO)/cache research --skip-web --workspace $(DEMO)/workspace 随意契約の上限額はいくらか
 
 bench: build
 	./scripts/bench.sh $(CORPUS)

@@ -74,3 +74,7 @@ python3 "$bench/eval.py" "$bench/dev-queries.tsv" "$work/run.tsv" | sed 's/^/  /
 # The daemon: search latency against ripgrep at 1× and 10×, save-to-search
 # latency, idle memory.
 "$(dirname "$0")/bench-daemon.sh" "$corpus" "$lwr" "$work"
+
+# lwr research end to end with the daemon: offline, and with the web from
+# the cache (a fake SearXNG on loopback).
+"$(dirname "$0")/bench-research.sh" "$corpus" "$lwr" "$work"

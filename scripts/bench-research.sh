@@ -4,12 +4,11 @@
 # web cache (each query is searched once first to fill it; the keyword
 # cache is filled by the same run). Medians over two rounds of the dev
 # queries, process start to exit. For make bench:
-#   research/testdata/bench-research.sh CORPUS LWR WORKDIR
+#   scripts/bench-research.sh CORPUS LWR WORKDIR
 set -euo pipefail
 corpus=$1 lwr=$2 work=$3
 here=$(cd "$(dirname "$0")" && pwd)
-bench=$here/../../../shared/bench
-[ -f "$bench/dev-queries.tsv" ] || bench=$(cd "$here/../.." && pwd)/../shared/bench
+bench=$(cd "$here/.." && pwd)/../shared/bench
 
 stats() {
   local name=$1 unit=$2; shift 2
