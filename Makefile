@@ -5,22 +5,22 @@ BIN     := bin/lwr
 CORPUS  ?= .bench/corpus
 SAMPLE  := testdata/sample
 DEMO    := .demo
+FUZZTIME ?= 8s
 
 .PHONY: build test test-unit test-fuzz test-corpus demo bench check corpus clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/lwr
 
-# Unit tests (race detector on) and, when the bench corpus has been built
-# (make corpus), the tests that run over it.
+# Unit tests (race detector on), a short fuzzing budget, and, when the bench
+# corpus has been built (make corpus), the tests that run over it.
 test: test-unit test-fuzz test-corpus
 
 test-unit:
 	$(GO) test -race -count=1 ./...
 
-# A short budget of coverage-guided fuzzing for the code that reads what
-# comes from outside: web results and source files.
-FUZZTIME ?= 8s
+# Coverage-guided fuzzing of the code that reads what comes from outside:
+# web results and source files.
 test-fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzSanitizeText$$' -fuzztime $(FUZZTIME) ./web
 	$(GO) test -run '^$$' -fuzz '^FuzzImport$$' -fuzztime $(FUZZTIME) ./web
@@ -29,19 +29,10 @@ test-fuzz:
 
 test-corpus:
 	@if [ -d "$(CORPUS)/manpages-ja" ]; then \
-		LWR_BENCH_CORPUS=$(abspath $(CORPUS)) $(GO) test -count=1 -timeout 20m -run 'Corpus' -v ./index/ ./cmd/lwr/ | grep -E '^(=== RUN|--- |PASS|FAIL|ok|\s+corpus)' ; \
+		LWR_BENCH_CORPUS=$(abspath $(CORPUS)) $(GO) test -count=1 -timeout 20m -run 'Corpus' -v ./index/ ./cmd/lwr/ | grep -E '^(=== RUN|--- |PASS|FAIL|ok|\s+corpus|\s+\S+_test.go)' ; \
 		exit $${PIPESTATUS[0]}; \
 	else \
-		echo "# A short budget of coverage-guided fuzzing for the code that reads what
-# comes from outside: web results and source files.
-FUZZTIME ?= 8s
-test-fuzz:
-	$(GO) test -run '^$$' -fuzz '^FuzzSanitizeText$$' -fuzztime $(FUZZTIME) ./web
-	$(GO) test -run '^$$' -fuzz '^FuzzImport$$' -fuzztime $(FUZZTIME) ./web
-	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) ./index
-	$(GO) test -run '^$$' -fuzz '^FuzzParseDocument$$' -fuzztime $(FUZZTIME) ./index
-
-test-corpus: $(CORPUS) not built (make corpus); corpus tests skipped"; \
+		echo "test-corpus: $(CORPUS) not built (make corpus); corpus tests skipped"; \
 	fi
 
 corpus:

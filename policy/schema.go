@@ -415,26 +415,13 @@ func pointer(toks []string) string {
 
 // node returns the schema JSON at a fragment such as "/$defs/record".
 func (s *schema) node(frag string) map[string]any {
-	var cur any = s.doc
+	var toks []string
 	for _, t := range strings.Split(strings.TrimPrefix(frag, "/"), "/") {
-		if t == "" {
-			continue
-		}
-		t = strings.ReplaceAll(strings.ReplaceAll(t, "~1", "/"), "~0", "~")
-		switch v := cur.(type) {
-		case map[string]any:
-			cur = v[t]
-		case []any:
-			i, err := strconv.Atoi(t)
-			if err != nil || i < 0 || i >= len(v) {
-				return nil
-			}
-			cur = v[i]
-		default:
-			return nil
+		if t != "" {
+			toks = append(toks, strings.ReplaceAll(strings.ReplaceAll(t, "~1", "/"), "~0", "~"))
 		}
 	}
-	m, _ := cur.(map[string]any)
+	m, _ := valueAt(s.doc, toks).(map[string]any)
 	return m
 }
 

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"fmt"
 	"net/netip"
 	"regexp"
 	"slices"
@@ -89,6 +90,28 @@ func (v Verdict) String() string { return string(v) }
 // Seed 004 makes every filtered URL 要確認; lwr keeps that for dangerous
 // schemes (they are also recorded as the unsafe_url_scheme pattern) but
 // treats plain http:// links, common in ordinary results, as 注意.
+// String lists the flags that are set, e.g. "suspicious_patterns=…
+// had_invisible_chars filtered_unsafe_urls=2"; "" when none is.
+func (f Flags) String() string {
+	var parts []string
+	if len(f.SuspiciousPatterns) > 0 {
+		parts = append(parts, "suspicious_patterns="+strings.Join(f.SuspiciousPatterns, ","))
+	}
+	if f.HadInvisibleChars {
+		parts = append(parts, "had_invisible_chars")
+	}
+	if f.FilteredUnsafeURLs > 0 {
+		parts = append(parts, fmt.Sprintf("filtered_unsafe_urls=%d", f.FilteredUnsafeURLs))
+	}
+	if f.DroppedResults > 0 {
+		parts = append(parts, fmt.Sprintf("dropped_results=%d", f.DroppedResults))
+	}
+	if f.QueryMismatch {
+		parts = append(parts, "query_mismatch")
+	}
+	return strings.Join(parts, " ")
+}
+
 func (f Flags) Verdict() Verdict {
 	switch {
 	case len(f.SuspiciousPatterns) > 0 || f.QueryMismatch:

@@ -164,7 +164,7 @@ func writeWebText(out io.Writer, res *web.Result) {
 	for _, f := range res.Failed {
 		fmt.Fprintf(out, "  failed: %s\n", f)
 	}
-	if flags := flagSummary(res.Flags); flags != "" {
+	if flags := res.Flags.String(); flags != "" {
 		fmt.Fprintf(out, "  flags: %s\n", flags)
 	}
 	if res.StaleDropped > 0 {
@@ -189,27 +189,6 @@ func writeWebText(out io.Writer, res *web.Result) {
 		}
 		fmt.Fprintln(out)
 	}
-}
-
-// flagSummary lists the sanitize flags that are set.
-func flagSummary(f web.Flags) string {
-	var parts []string
-	if len(f.SuspiciousPatterns) > 0 {
-		parts = append(parts, "suspicious_patterns="+strings.Join(f.SuspiciousPatterns, ","))
-	}
-	if f.HadInvisibleChars {
-		parts = append(parts, "had_invisible_chars")
-	}
-	if f.FilteredUnsafeURLs > 0 {
-		parts = append(parts, fmt.Sprintf("filtered_unsafe_urls=%d", f.FilteredUnsafeURLs))
-	}
-	if f.DroppedResults > 0 {
-		parts = append(parts, fmt.Sprintf("dropped_results=%d", f.DroppedResults))
-	}
-	if f.QueryMismatch {
-		parts = append(parts, "query_mismatch")
-	}
-	return strings.Join(parts, " ")
 }
 
 // The web cache commands speak the JSON of the research skill's cache
