@@ -506,11 +506,7 @@ func (ix *Index) searchRequest(q query.Query, size int, explain bool) *bleve.Sea
 // the editions from the current text when the file changed since it was
 // indexed.
 func (ix *Index) describe(m *Match, text string) {
-	var e entry
-	ok := false
-	if ix.man != nil {
-		e, ok, _ = ix.man.get(m.Path)
-	}
+	e, ok := ix.entry(m.Path)
 	m.Title = e.Title
 	if m.Title == "" {
 		m.Title = path.Base(m.Path)
@@ -520,6 +516,15 @@ func (ix *Index) describe(m *Match, text string) {
 		return
 	}
 	m.Editions = analyzer.Editions(text)
+}
+
+// entry returns what the manifest knows of a path.
+func (ix *Index) entry(rel string) (entry, bool) {
+	if ix.man == nil {
+		return entry{}, false
+	}
+	e, ok, err := ix.man.get(rel)
+	return e, ok && err == nil
 }
 
 // Titles returns the title of every indexed document by path.

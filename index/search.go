@@ -71,6 +71,9 @@ type SearchOptions struct {
 	Exclude []string
 	// Explain attaches to each match why it scored as it did.
 	Explain bool
+	// SkipHighlights leaves Match.Highlights empty, for outputs that do
+	// not show them.
+	SkipHighlights bool
 	// Preferred are documents (relative paths) that a ranked search also
 	// returns, after the Limit best, when they match the query at all, and
 	// for which it says whether their own text holds every query word (see
@@ -160,6 +163,9 @@ const (
 	wHeadGram = 0.1
 	wSynonym  = 0.4
 	wGramWord = 0.1
+	// maxSynonymTerms bounds the synonym terms of one query word: the
+	// first ones are the closest; more cost time and add noise.
+	maxSynonymTerms = 3
 	// coverageAlpha sharpens the coverage factor (see combineQuery).
 	coverageAlpha = 1.0
 	// Query words by part of speech (see termWeight).
@@ -313,7 +319,10 @@ func planRanked(q Query, opts SearchOptions) rankedPlan {
 	for i, t := range p.terms {
 		w := p.weights[i]
 		kids := []query.Query{termQ(fieldBody, t, w*wBody), termQ(fieldHead, t, w*wHead)}
-		for _, s := range p.synOf[i] {
+		for j, s := range p.synOf[i] {
+			if j == maxSynonymTerms {
+				break
+			}
 			kids = append(kids, termQ(fieldBody, s, w*wSynonym*wBody), termQ(fieldHead, s, w*wSynonym*wHead))
 		}
 		// A Japanese word also counts where all its bigrams are: the
@@ -613,7 +622,7 @@ func (ix *Index) fullText(ctx context.Context, q Query, opts SearchOptions) (*Re
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				m, ok, err := ix.verifyLiteral(paths[i], words, opts.MaxChars)
+				m, ok, err := ix.verifyLiteral(paths[i], words, opts.MaxChars, !opts.SkipHighlights)
 				out[i] = verified{m, ok, err}
 			}
 		}()
@@ -651,7 +660,7 @@ func (ix *Index) fullText(ctx context.Context, q Query, opts SearchOptions) (*Re
 }
 
 // verifyLiteral reads a candidate file and checks that it holds every word.
-func (ix *Index) verifyLiteral(rel string, words []string, maxChars int) (Match, bool, error) {
+func (ix *Index) verifyLiteral(rel string, words []string, maxChars int, highlight bool) (Match, bool, error) {
 	text, sum, mtime, ok := ix.readCurrent(rel)
 	if !ok {
 		return Match{}, false, nil
@@ -666,7 +675,7 @@ func (ix *Index) verifyLiteral(rel string, words []string, maxChars int) (Match,
 		occ += c
 	}
 	lines := Lines(text)
-	m := snippetOf(lines, 1, len(lines), words, maxChars)
+	m, _ := snippetOf(lines, 1, len(lines), words, maxChars, highlight)
 	m.Path = rel
 	m.ModTime = mtime
 	m.SHA256 = sum
@@ -694,6 +703,10 @@ func (ix *Index) readCurrent(rel string) (text, sum string, mtime time.Time, ok 
 	if err != nil {
 		return "", "", time.Time{}, false
 	}
+	// The manifest's hash stands while mtime and size do, as for builds.
+	if e, ok := ix.entry(rel); ok && e.ModTime == st.ModTime().UnixNano() && e.Size == int64(len(data)) {
+		return text, e.SHA256, st.ModTime(), true
+	}
 	h := sha256.Sum256(data)
 	return text, hex.EncodeToString(h[:]), st.ModTime(), true
 }
@@ -720,10 +733,10 @@ func (ix *Index) snippet(rel string, start, end int, p rankedPlan, opts SearchOp
 			}
 		}
 	}
-	m := snippetOf(lines, start, end, literals, maxChars)
-	if len(m.Highlights) == 0 && (start > 1 || end < len(lines)) {
+	m, found := snippetOf(lines, start, end, literals, maxChars, !opts.SkipHighlights)
+	if !found && (start > 1 || end < len(lines)) {
 		// The file changed since it was indexed: look in all of it.
-		if m2 := snippetOf(lines, 1, len(lines), literals, maxChars); len(m2.Highlights) > 0 {
+		if m2, found := snippetOf(lines, 1, len(lines), literals, maxChars, !opts.SkipHighlights); found {
 			m = m2
 		}
 	}

@@ -14,8 +14,9 @@ import (
 // maxChars characters, widened with neighbouring lines while it fits, with
 // blank lines dropped at its edges. A single line longer than maxChars is
 // cut around its first word. The snippet is exactly the text of its lines,
-// trimmed at the edges only.
-func snippetOf(lines []string, from, to int, words []string, maxChars int) Match {
+// trimmed at the edges only. found says whether the lines hold a word;
+// highlight asks for the byte ranges of the words in the snippet.
+func snippetOf(lines []string, from, to int, words []string, maxChars int, highlight bool) (Match, bool) {
 	if len(words) > 64 {
 		words = words[:64]
 	}
@@ -23,7 +24,7 @@ func snippetOf(lines []string, from, to int, words []string, maxChars int) Match
 	to = min(to, len(lines))
 	n := to - from + 1
 	if n <= 0 {
-		return Match{StartLine: 1, EndLine: 1}
+		return Match{StartLine: 1, EndLine: 1}, false
 	}
 	masks := make([]uint64, n)
 	chars := make([]int, n)
@@ -101,8 +102,10 @@ func snippetOf(lines []string, from, to int, words []string, maxChars int) Match
 		text = cutLine(text, words, maxChars)
 	}
 	m.Snippet = strings.TrimSpace(text)
-	m.Highlights = highlights(m.Snippet, words)
-	return m
+	if highlight {
+		m.Highlights = highlights(m.Snippet, words)
+	}
+	return m, bestWords > 0
 }
 
 // cutLine returns maxChars characters of a long line around the first word.

@@ -55,6 +55,8 @@ type WireSearch struct {
 	Synonyms []string `json:"synonyms,omitempty"`
 	Exclude  []string `json:"exclude,omitempty"`
 	Explain  bool     `json:"explain,omitempty"`
+	// NoHighlights: the output does not show highlighted words.
+	NoHighlights bool `json:"no_highlights,omitempty"`
 }
 
 // Response is the daemon's answer, one JSON line.
@@ -250,7 +252,7 @@ func (s *Server) answer(ctx context.Context, req Request, resp *Response) {
 			Search: index.SearchOptions{
 				Mode: mode, Limit: req.Search.Limit, MaxChars: req.Search.MaxChars,
 				Synonyms: req.Search.Synonyms, Exclude: req.Search.Exclude, Explain: req.Search.Explain,
-				Dictionary: s.opts.Dictionary,
+				SkipHighlights: req.Search.NoHighlights, Dictionary: s.opts.Dictionary,
 			},
 			IgnorePreference: req.IgnorePreference,
 		}

@@ -144,7 +144,7 @@ func runSearch(ctx context.Context, opts searchOptions, g *globalOptions, cmd *c
 		return usageError{missingRootMessage + " (" + cfg.SourceRoot + ")"}
 	}
 	mode, _ := index.ParseMode(opts.mode)
-	ws := research.WireSearch{Mode: mode.String(), Limit: opts.maxFiles, MaxChars: opts.maxChars, Synonyms: opts.synonyms, Exclude: opts.exclude, Explain: opts.explain}
+	ws := research.WireSearch{Mode: mode.String(), Limit: opts.maxFiles, MaxChars: opts.maxChars, Synonyms: opts.synonyms, Exclude: opts.exclude, Explain: opts.explain, NoHighlights: opts.format != "text"}
 	if ws.MaxChars == 0 {
 		ws.MaxChars = cfg.Search.MaxChars
 	}
@@ -245,7 +245,7 @@ func searchLocal(ctx context.Context, g *globalOptions, cfg config.Config, q ind
 	lo := research.LocalOptions{
 		Search: index.SearchOptions{
 			Mode: mode, Limit: ws.Limit, MaxChars: ws.MaxChars, Synonyms: ws.Synonyms,
-			Exclude: ws.Exclude, Explain: ws.Explain, Dictionary: dict,
+			Exclude: ws.Exclude, Explain: ws.Explain, SkipHighlights: ws.NoHighlights, Dictionary: dict,
 		},
 		IgnorePreference: ignorePreference,
 	}
