@@ -2,7 +2,6 @@ package index
 
 import (
 	"context"
-	"os"
 	"slices"
 	"testing"
 	"time"
@@ -15,9 +14,6 @@ import (
 func BenchmarkCorpusSearch(b *testing.B) {
 	ix, _ := corpusIndex(b)
 	dict := analyzer.DefaultSynonyms()
-	if os.Getenv("LWR_BENCH_NOSYN") != "" {
-		dict = nil
-	}
 	var qs []Query
 	for _, s := range devQueries(b) {
 		q, err := ParseQuery(s)
