@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
@@ -141,20 +140,12 @@ type Source struct {
 // file names it in errors, which match ErrCurrentnessInvalid.
 func ParseCurrentness(file string, data []byte) (*Currentness, error) {
 	const code = CodeCurrentnessInvalid
-	s := currentnessSchema()
-	inst, data, err := decode(code, file, s, data)
-	if err != nil {
-		return nil, err
-	}
-	if err := s.validate(code, file, inst); err != nil {
-		return nil, err
-	}
 	var raw struct {
 		CheckedAt string   `json:"checked_at"`
 		Records   []Record `json:"records"`
 	}
-	if err := json.Unmarshal(data, &raw); err != nil {
-		return nil, &Error{Code: code, File: file, Problem: "cannot decode: " + err.Error(), Fix: "see docs/policies.md"}
+	if err := decodeValid(code, file, currentnessSchema(), data, &raw); err != nil {
+		return nil, err
 	}
 	c := &Currentness{File: file, Version: 1, CheckedAt: raw.CheckedAt, Records: raw.Records}
 	fail := func(ptr, problem, fix string) error {

@@ -146,6 +146,22 @@ func decode(code, file string, s *schema, data []byte) (any, []byte, error) {
 	return inst, data, nil
 }
 
+// decodeValid decodes a policy file into v after checking that it is
+// well-formed JSON and valid against its schema.
+func decodeValid(code, file string, s *schema, data []byte, v any) error {
+	inst, data, err := decode(code, file, s, data)
+	if err != nil {
+		return err
+	}
+	if err := s.validate(code, file, inst); err != nil {
+		return err
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return &Error{Code: code, File: file, Problem: "cannot decode: " + err.Error(), Fix: "see docs/policies.md"}
+	}
+	return nil
+}
+
 // dupKeyError is a key that occurs twice in one object.
 type dupKeyError struct{ ptr []string }
 

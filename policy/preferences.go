@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -74,19 +73,11 @@ func (pr *Preferred) covers(path string) bool {
 // source-preferences.json; file names it in errors.
 func ParsePreferences(file string, data []byte) (*Preferences, error) {
 	const code = CodePreferencesInvalid
-	s := preferencesSchema()
-	inst, data, err := decode(code, file, s, data)
-	if err != nil {
-		return nil, err
-	}
-	if err := s.validate(code, file, inst); err != nil {
-		return nil, err
-	}
 	var raw struct {
 		Preferred []Preferred `json:"preferred"`
 	}
-	if err := json.Unmarshal(data, &raw); err != nil {
-		return nil, &Error{Code: code, File: file, Problem: "cannot decode: " + err.Error(), Fix: "see docs/policies.md"}
+	if err := decodeValid(code, file, preferencesSchema(), data, &raw); err != nil {
+		return nil, err
 	}
 	p := &Preferences{File: file, Preferred: raw.Preferred, byPath: map[string]int{}}
 	fail := func(ptr, problem, fix string) error {
