@@ -5,6 +5,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"sync"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -78,9 +79,26 @@ func (g *globalOptions) indexOptions(cfg config.Config, role string) (index.Opti
 	}, nil
 }
 
+// lockedWriter serialises writes: the research pipeline logs from its web
+// goroutine while the local search reports on the same stream.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
 // stderrIsTerminal reports whether progress can be drawn.
 func (g *globalOptions) stderrIsTerminal() bool {
-	f, ok := g.stderr.(*os.File)
+	w := g.stderr
+	if l, ok := w.(*lockedWriter); ok {
+		w = l.w
+	}
+	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
@@ -96,6 +114,9 @@ func newRootCommand(g *globalOptions) *cobra.Command {
 		Long:          "lwr indexes a folder of documents with a Japanese morphological analyzer, answers ranked and\nexact searches with line-exact citations, and runs research that writes a validated report.",
 		SilenceUsage:  true,
 		SilenceErrors: true,
+	}
+	if _, ok := g.stderr.(*lockedWriter); !ok {
+		g.stderr = &lockedWriter{w: g.stderr}
 	}
 	root.SetOut(g.stdout)
 	root.SetErr(g.stderr)
