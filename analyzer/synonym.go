@@ -19,6 +19,13 @@ var defaultSynonyms []byte
 //go:embed glossary.json
 var glossary []byte
 
+// paraphrases bridges the everyday words of a question (持ち主, 消す,
+// 確かめる, 有休) and the formal words of manuals and rules (所有者, 削除,
+// 確認, 有給休暇).
+//
+//go:embed paraphrases.json
+var paraphrases []byte
+
 // Synonyms is a synonym dictionary: groups of words that mean the same.
 // Each entry of the JSON form {"word": ["synonym", ...]} is one group; a
 // query that holds any word of a group gets the others.
@@ -63,18 +70,24 @@ func termsOf(word string) []string {
 }
 
 // DefaultSynonyms returns the embedded default dictionary: the research
-// skill's synonym dictionary and the Japanese–English glossary.
+// skill's synonym dictionary, the Japanese–English glossary and the
+// everyday–formal paraphrases.
 func DefaultSynonyms() *Synonyms {
 	s, err := parseSynonyms(defaultSynonyms)
 	if err != nil {
 		panic("analyzer: embedded synonym dictionary: " + err.Error())
 	}
-	g, err := parseSynonyms(glossary)
-	if err != nil {
-		panic("analyzer: embedded glossary: " + err.Error())
+	for _, f := range []struct {
+		name string
+		data []byte
+	}{{"glossary", glossary}, {"paraphrases", paraphrases}} {
+		g, err := parseSynonyms(f.data)
+		if err != nil {
+			panic("analyzer: embedded " + f.name + ": " + err.Error())
+		}
+		s.groups = append(s.groups, g.groups...)
+		s.raw = append(s.raw, g.raw...)
 	}
-	s.groups = append(s.groups, g.groups...)
-	s.raw = append(s.raw, g.raw...)
 	return s
 }
 

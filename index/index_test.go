@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -458,5 +459,47 @@ func TestNoopBuildLoadsNoDictionary(t *testing.T) {
 	cmd.Env = append(os.Environ(), "LWR_TEST_NOOP_DIR="+dir, "LWR_TEST_NOOP_ROOT="+root)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("child: %v\n%s", err, out)
+	}
+}
+
+// Everyday words of a question find the formal words of the documents
+// through the embedded paraphrases (持ち主 → 所有者, 変える → 変更).
+func TestEverydayWordsFindFormalText(t *testing.T) {
+	root := tree(t, map[string]string{
+		"owner.md": "# 所有者の変更\n\nファイルの所有者を変更する手順。\n",
+		"view.md":  "# 閲覧\n\nファイルの中身を表示する手順。\n",
+	})
+	ix := openTest(t, root, t.TempDir())
+	mustBuild(t, ix, BuildOptions{})
+	q := "ファイルの持ち主を変えたい"
+	if got := paths(find(t, ix, q, SearchOptions{Dictionary: analyzer.DefaultSynonyms()})); len(got) == 0 || got[0] != "owner.md" {
+		t.Errorf("search %q = %v, want owner.md first", q, got)
+	}
+}
+
+// A word's score in a passage is its BM25 score times its boost, whatever
+// else the query holds: adding a word the passage lacks only scales the
+// passage by its coverage. (Bleve's query norm would weigh every word by
+// idf once more and change with the query's other words.)
+func TestWordScoreIndependentOfTheOtherWords(t *testing.T) {
+	root := tree(t, map[string]string{
+		"a.md": "りんごの話。\n",
+		"b.md": "ぶどうの話。\n",
+		"c.md": "ぶどうとみかんの話。\n",
+	})
+	ix := openTest(t, root, t.TempDir())
+	mustBuild(t, ix, BuildOptions{})
+	score := func(q string) float64 {
+		for _, m := range find(t, ix, q, SearchOptions{}).Matches {
+			if m.Path == "a.md" {
+				return m.Score
+			}
+		}
+		t.Fatalf("search %q did not find a.md", q)
+		return 0
+	}
+	one, two := score("りんご"), score("りんご ぶどう")
+	if math.Abs(two-one/2) > 1e-9*one {
+		t.Errorf("りんご scores %v alone and %v beside ぶどう; want half of it (coverage 1/2)", one, two)
 	}
 }
