@@ -58,3 +58,5 @@ require (
 	golang.org/x/sys v0.50.0 // indirect
 	google.golang.org/protobuf v1.36.6 // indirect
 )
+
+replace github.com/blevesearch/vellum v1.2.1 => ./third_party/vellum

@@ -1,0 +1,40 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"regexp"
+	"strconv"
+	"testing"
+)
+
+// Every lwr process pays for the package inits of everything it links
+// before main runs; a search answered by the daemon is mostly that. Work
+// that only some commands need belongs after main (third_party/vellum makes
+// Bleve's Levenshtein automata, 1 MB built at init, lazy). The limit is on
+// bytes allocated, which the runtime reports exactly, not on time.
+func TestPackageInitsStayLight(t *testing.T) {
+	cmd := exec.Command(lwrBin, "--help")
+	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("lwr --help: %v\n%s", err, out)
+	}
+	line := regexp.MustCompile(`(?m)^init (\S+) @[0-9.]+ ms, [0-9.]+ ms clock, (\d+) bytes`)
+	total, n := 0, 0
+	for _, m := range line.FindAllStringSubmatch(string(out), -1) {
+		b, _ := strconv.Atoi(m[2])
+		total += b
+		n++
+		if b > 256<<10 {
+			t.Errorf("the init of %s allocates %d bytes (limit 256 KiB)", m[1], b)
+		}
+	}
+	if n == 0 {
+		t.Fatalf("no init trace in the output:\n%s", out)
+	}
+	if total > 1<<20 {
+		t.Errorf("package inits allocate %d bytes in all (limit 1 MiB)", total)
+	}
+	t.Logf("%d package inits, %d bytes", n, total)
+}
