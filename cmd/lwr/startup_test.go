@@ -1,10 +1,13 @@
 package main
 
 import (
+	"bytes"
+	"log"
 	"os"
 	"os/exec"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -37,4 +40,21 @@ func TestPackageInitsStayLight(t *testing.T) {
 		t.Errorf("package inits allocate %d bytes in all (limit 1 MiB)", total)
 	}
 	t.Logf("%d package inits, %d bytes", n, total)
+}
+
+// Lines libraries write to the standard logger show with --verbose only.
+func TestLibraryLogIsVerboseOnly(t *testing.T) {
+	var errb bytes.Buffer
+	g := &globalOptions{stderr: &errb}
+	defer log.SetOutput(os.Stderr)
+	log.SetOutput(libraryLog{g})
+	log.Print("got err removing file: 000000000020.zap")
+	if errb.Len() != 0 {
+		t.Errorf("quiet run printed %q", errb.String())
+	}
+	g.verbose = true
+	log.Print("got err removing file: 000000000021.zap")
+	if got := errb.String(); !strings.Contains(got, "level=DEBUG") || !strings.Contains(got, "000000000021.zap") {
+		t.Errorf("verbose run printed %q", got)
+	}
 }
