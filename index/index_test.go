@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -474,32 +473,5 @@ func TestEverydayWordsFindFormalText(t *testing.T) {
 	q := "ファイルの持ち主を変えたい"
 	if got := paths(find(t, ix, q, SearchOptions{Dictionary: analyzer.DefaultSynonyms()})); len(got) == 0 || got[0] != "owner.md" {
 		t.Errorf("search %q = %v, want owner.md first", q, got)
-	}
-}
-
-// A word's score in a passage is its BM25 score times its boost, whatever
-// else the query holds: adding a word the passage lacks only scales the
-// passage by its coverage. (Bleve's query norm would weigh every word by
-// idf once more and change with the query's other words.)
-func TestWordScoreIndependentOfTheOtherWords(t *testing.T) {
-	root := tree(t, map[string]string{
-		"a.md": "りんごの話。\n",
-		"b.md": "ぶどうの話。\n",
-		"c.md": "ぶどうとみかんの話。\n",
-	})
-	ix := openTest(t, root, t.TempDir())
-	mustBuild(t, ix, BuildOptions{})
-	score := func(q string) float64 {
-		for _, m := range find(t, ix, q, SearchOptions{}).Matches {
-			if m.Path == "a.md" {
-				return m.Score
-			}
-		}
-		t.Fatalf("search %q did not find a.md", q)
-		return 0
-	}
-	one, two := score("りんご"), score("りんご ぶどう")
-	if math.Abs(two-one/2) > 1e-9*one {
-		t.Errorf("りんご scores %v alone and %v beside ぶどう; want half of it (coverage 1/2)", one, two)
 	}
 }

@@ -126,38 +126,3 @@ func (s *combineSearcher) score(dm *search.DocumentMatch) {
 	}
 	clear(dm.ScoreBreakdown)
 }
-
-// termQuery is a term query scored as BM25 times its boost. Bleve
-// multiplies a term's BM25 score, which holds the term's idf, by a query
-// weight of boost × idf × the query norm: rare words count with idf
-// squared, and one rare word of a paraphrased question ("ファイルの持ち主を
-// 変更したい") outweighs every other word the passage holds. The searcher
-// below sets the norm that leaves a query weight of the boost alone.
-type termQuery struct {
-	*query.TermQuery
-}
-
-func (q termQuery) Searcher(ctx context.Context, r index.IndexReader, m mapping.IndexMapping, opts search.SearcherOptions) (search.Searcher, error) {
-	s, err := q.TermQuery.Searcher(ctx, r, m, opts)
-	if err != nil || s == nil {
-		return s, err
-	}
-	ts := &plainTermSearcher{Searcher: s, boost: q.Boost()}
-	ts.SetQueryNorm(1)
-	return ts, nil
-}
-
-// plainTermSearcher keeps its query weight at the boost whatever norm the
-// enclosing query computes.
-type plainTermSearcher struct {
-	search.Searcher
-	boost float64
-}
-
-func (s *plainTermSearcher) SetQueryNorm(float64) {
-	// Weight is (boost × idf)²; a norm of boost / (boost × idf) makes the
-	// query weight boost × idf × norm = boost.
-	if w := math.Sqrt(s.Searcher.Weight()); w > 0 {
-		s.Searcher.SetQueryNorm(s.boost / w)
-	}
-}

@@ -214,7 +214,7 @@ func termQ(field, term string, boost float64) query.Query {
 	t := bleve.NewTermQuery(term)
 	t.SetField(field)
 	t.SetBoost(boost)
-	return termQuery{t}
+	return t
 }
 
 // planRanked analyzes the query and builds the Bleve query.
