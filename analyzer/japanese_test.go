@@ -2,6 +2,7 @@ package analyzer
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -223,5 +224,35 @@ func TestSynonymEntriesRespectWordBoundaries(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("entry offsets do not point at 環境変数 in the original query: %+v", es)
+	}
+}
+
+// A dictionary word matches the query in any inflection and spelling of
+// its base forms, but a word whose ending the analyzer drops (取ってくる)
+// matches only as written.
+func TestSynonymEntriesMatchInflections(t *testing.T) {
+	s := DefaultSynonyms()
+	tests := []struct {
+		query, syn string
+		want       bool
+	}{
+		{"大きなファイルを分けたい", "分割", true},
+		{"パソコンの電源を切ってから帰る", "シャットダウン", true},
+		{"メモリーを増やしたい", "memory", true},
+		{"有休を取りたい", "ダウンロード", false},
+		{"有休を取りたい", "有給休暇", true},
+	}
+	for _, tt := range tests {
+		if got := slices.Contains(s.Expand(tt.query), tt.syn); got != tt.want {
+			t.Errorf("%s → %s: %v, want %v (expanded %v)", tt.query, tt.syn, got, tt.want, s.Expand(tt.query))
+		}
+	}
+}
+
+func BenchmarkSynonymEntries(b *testing.B) {
+	s := DefaultSynonyms()
+	s.Entries("ユーザーのパスワードを変更したい")
+	for b.Loop() {
+		s.Entries("ログアウトしてもプログラムを動かし続けたい")
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 //go:embed synonyms.json
@@ -35,6 +36,33 @@ type Synonyms struct {
 
 	mu    sync.Mutex
 	terms map[string][]string // analyzed synonyms, memoized
+
+	byTermOnce sync.Once
+	byTerm     map[string][]analyzedWord // by the first base form of the word
+}
+
+// analyzedWord is a Japanese word of the dictionary as the analyzer cuts
+// it: its base forms, in order (分ける; 電源, 切る).
+type analyzedWord struct {
+	group, member int
+	terms         []string
+}
+
+// wordsByTerm indexes the dictionary's Japanese words by their first base
+// form, so that a query finds them in any inflection (分けたい, 電源を切って).
+func (s *Synonyms) wordsByTerm() map[string][]analyzedWord {
+	s.byTermOnce.Do(func() {
+		s.byTerm = map[string][]analyzedWord{}
+		a := Default()
+		for gi, g := range s.groups {
+			for mi, w := range g {
+				if terms := wholeTerms(a.Tokens(w), w); len(terms) > 0 {
+					s.byTerm[terms[0]] = append(s.byTerm[terms[0]], analyzedWord{gi, mi, terms})
+				}
+			}
+		}
+	})
+	return s.byTerm
 }
 
 // Terms returns the analyzed terms of a word, memoized: a dictionary's
@@ -151,11 +179,34 @@ type Entry struct {
 	Synonyms   []string
 }
 
+// wholeTerms returns the base forms of a Japanese word when they stand for
+// all of it: only a particle may fall between them (電源を切る), nothing
+// after them. A word whose ending the analyzer drops (取ってくる, 足りない)
+// would otherwise match a bare 取る or 足りる; such a word matches as
+// written only.
+func wholeTerms(toks []Token, w string) []string {
+	var terms []string
+	at := 0
+	for _, t := range toks {
+		if t.Kind != KindJapanese || utf8.RuneCountInString(w[at:t.Start]) > 1 {
+			return nil
+		}
+		terms = append(terms, t.Term)
+		at = t.End
+	}
+	if at != len(w) {
+		return nil
+	}
+	return terms
+}
+
 // Entries returns the dictionary entries whose words occur in query. A word
-// matches when it occurs in the folded query on word boundaries: an ASCII
+// matches when it occurs in the folded query on word boundaries (an ASCII
 // word must stand alone, and a Japanese word must start and end where the
-// analyzer cuts the query (so 行 does not match inside 実行). Synonyms the
-// query already holds are left out.
+// analyzer cuts the query, so 行 does not match inside 実行), or when the
+// query's words have its base forms side by side, in any inflection (分ける
+// in 分けたい, 電源を切る in 電源を切ってから). Synonyms the query already
+// holds are left out.
 func (s *Synonyms) Entries(query string) []Entry {
 	if s == nil {
 		return nil
@@ -168,8 +219,30 @@ func (s *Synonyms) Entries(query string) []Entry {
 		return start[a], end[b-1]
 	}
 	starts, ends := map[int]bool{}, map[int]bool{}
-	for _, t := range Default().Tokens(query) {
+	toks := Default().Tokens(query)
+	for _, t := range toks {
 		starts[t.Start], ends[t.End] = true, true
+	}
+	// Words found by their base forms: group → members and their spans.
+	type span struct{ member, start, end int }
+	inflected := map[int][]span{}
+	byTerm := s.wordsByTerm()
+	for i, t := range toks {
+		if t.Kind != KindJapanese {
+			continue
+		}
+	words:
+		for _, w := range byTerm[t.Term] {
+			if i+len(w.terms) > len(toks) {
+				continue
+			}
+			for j, term := range w.terms[1:] {
+				if n := toks[i+1+j]; n.Kind != KindJapanese || n.Term != term {
+					continue words
+				}
+			}
+			inflected[w.group] = append(inflected[w.group], span{w.member, t.Start, toks[i+len(w.terms)-1].End})
+		}
 	}
 	find := func(w string) int {
 		for off := 0; off < len(q); {
@@ -188,26 +261,40 @@ func (s *Synonyms) Entries(query string) []Entry {
 		}
 		return -1
 	}
+	// locate returns where a word of the dictionary stands in the query.
+	locate := func(gi, mi int) (start, end int, ok bool) {
+		w := s.groups[gi][mi]
+		if i := find(w); i >= 0 {
+			start, end = orig(i, i+len(w))
+			return start, end, true
+		}
+		for _, sp := range inflected[gi] {
+			if sp.member == mi {
+				return sp.start, sp.end, true
+			}
+		}
+		return 0, 0, false
+	}
 	var out []Entry
 	for gi, g := range s.groups {
-		at := -1
-		var w0 string
-		for _, w := range g {
-			if i := find(w); i >= 0 {
-				at, w0 = i, w
+		first := -1
+		e := Entry{}
+		for mi := range g {
+			if a, b, ok := locate(gi, mi); ok {
+				first, e.Start, e.End = mi, a, b
 				break
 			}
 		}
-		if at < 0 {
+		if first < 0 {
 			continue
 		}
-		e := Entry{}
-		e.Start, e.End = orig(at, at+len(w0))
-		for i, w := range g {
-			if find(w) < 0 {
-				e.Synonyms = append(e.Synonyms, s.raw[gi][i])
+		for mi := first + 1; mi < len(g); mi++ {
+			if _, _, ok := locate(gi, mi); !ok {
+				e.Synonyms = append(e.Synonyms, s.raw[gi][mi])
 			}
 		}
+		// Members before the first found one are not in the query.
+		e.Synonyms = append(append([]string(nil), s.raw[gi][:first]...), e.Synonyms...)
 		if len(e.Synonyms) > 0 {
 			out = append(out, e)
 		}
