@@ -37,32 +37,52 @@ type Synonyms struct {
 	mu    sync.Mutex
 	terms map[string][]string // analyzed synonyms, memoized
 
-	byTermOnce sync.Once
-	byTerm     map[string][]analyzedWord // by the first base form of the word
+	byRuneOnce sync.Once
+	byRune     map[rune][]memberRef // Japanese words by their first rune
+	whole      [][][]string         // base forms of each word, once looked at (see wholeTerms)
+	wholeDone  [][]bool
 }
 
-// analyzedWord is a Japanese word of the dictionary as the analyzer cuts
-// it: its base forms, in order (分ける; 電源, 切る).
-type analyzedWord struct {
-	group, member int
-	terms         []string
-}
+// memberRef names a word of the dictionary: its group and its place in it.
+type memberRef struct{ group, member int }
 
-// wordsByTerm indexes the dictionary's Japanese words by their first base
-// form, so that a query finds them in any inflection (分けたい, 電源を切って).
-func (s *Synonyms) wordsByTerm() map[string][]analyzedWord {
-	s.byTermOnce.Do(func() {
-		s.byTerm = map[string][]analyzedWord{}
-		a := Default()
+// membersByRune indexes the dictionary's Japanese words by their first
+// rune: an inflection changes a word's ending, not its start, so a query
+// can only hold the words whose first rune it holds.
+func (s *Synonyms) membersByRune() map[rune][]memberRef {
+	s.byRuneOnce.Do(func() {
+		s.byRune = map[rune][]memberRef{}
+		s.whole = make([][][]string, len(s.groups))
+		s.wholeDone = make([][]bool, len(s.groups))
 		for gi, g := range s.groups {
+			s.whole[gi] = make([][]string, len(g))
+			s.wholeDone[gi] = make([]bool, len(g))
 			for mi, w := range g {
-				if terms := wholeTerms(a.Tokens(w), w); len(terms) > 0 {
-					s.byTerm[terms[0]] = append(s.byTerm[terms[0]], analyzedWord{gi, mi, terms})
+				if r, _ := utf8.DecodeRuneInString(w); r >= utf8.RuneSelf {
+					s.byRune[r] = append(s.byRune[r], memberRef{gi, mi})
 				}
 			}
 		}
 	})
-	return s.byTerm
+	return s.byRune
+}
+
+// baseForms returns the base forms of a dictionary word (分ける; 電源,
+// 切る), analyzed the first time it is asked for; nil when the word
+// cannot match by base forms (see wholeTerms).
+func (s *Synonyms) baseForms(m memberRef) []string {
+	s.mu.Lock()
+	done, terms := s.wholeDone[m.group][m.member], s.whole[m.group][m.member]
+	s.mu.Unlock()
+	if done {
+		return terms
+	}
+	w := s.groups[m.group][m.member]
+	terms = wholeTerms(Default().Tokens(w), w)
+	s.mu.Lock()
+	s.whole[m.group][m.member], s.wholeDone[m.group][m.member] = terms, true
+	s.mu.Unlock()
+	return terms
 }
 
 // Terms returns the analyzed terms of a word, memoized: a dictionary's
@@ -226,22 +246,31 @@ func (s *Synonyms) Entries(query string) []Entry {
 	// Words found by their base forms: group → members and their spans.
 	type span struct{ member, start, end int }
 	inflected := map[int][]span{}
-	byTerm := s.wordsByTerm()
-	for i, t := range toks {
-		if t.Kind != KindJapanese {
+	byRune := s.membersByRune()
+	seen := map[rune]bool{}
+	for _, r := range q {
+		if r < utf8.RuneSelf || seen[r] {
 			continue
 		}
-	words:
-		for _, w := range byTerm[t.Term] {
-			if i+len(w.terms) > len(toks) {
+		seen[r] = true
+		for _, m := range byRune[r] {
+			terms := s.baseForms(m)
+			if len(terms) == 0 {
 				continue
 			}
-			for j, term := range w.terms[1:] {
-				if n := toks[i+1+j]; n.Kind != KindJapanese || n.Term != term {
-					continue words
+		starts:
+			for i, t := range toks {
+				if t.Kind != KindJapanese || t.Term != terms[0] || i+len(terms) > len(toks) {
+					continue
 				}
+				for j, term := range terms[1:] {
+					if n := toks[i+1+j]; n.Kind != KindJapanese || n.Term != term {
+						continue starts
+					}
+				}
+				inflected[m.group] = append(inflected[m.group], span{m.member, t.Start, toks[i+len(terms)-1].End})
+				break
 			}
-			inflected[w.group] = append(inflected[w.group], span{w.member, t.Start, toks[i+len(w.terms)-1].End})
 		}
 	}
 	find := func(w string) int {
