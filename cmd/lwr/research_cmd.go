@@ -13,6 +13,7 @@ import (
 
 	"lwr/analyzer"
 	"lwr/config"
+	"lwr/index"
 	"lwr/research"
 	"lwr/web"
 )
@@ -199,8 +200,6 @@ func runResearch(ctx context.Context, opts researchOptions, g *globalOptions, cm
 		return fail(usageError{err.Error()})
 	}
 	log := g.logger()
-	local := &localSearcher{g: g, cfg: cfg}
-	defer local.Close()
 	ro := research.Options{
 		Query:            query,
 		SourceRoot:       cfg.SourceRoot,
@@ -212,8 +211,10 @@ func runResearch(ctx context.Context, opts researchOptions, g *globalOptions, cm
 		Locale:           cfg.Web.Locale,
 		Model:            opts.model,
 		Logger:           log,
-		Local:            local,
-		Keywords:         research.NewKeywordCache(filepath.Join(cfg.CacheDir, "research-keywords"), nil),
+		Local: research.LocalFunc(func(ctx context.Context, q index.Query, w research.WireSearch, ignore bool) (*research.Local, error) {
+			return searchLocal(ctx, g, cfg, q, w, ignore)
+		}),
+		Keywords: research.NewKeywordCache(filepath.Join(cfg.CacheDir, "research-keywords"), nil),
 	}
 	if ro.MaxResults == 0 {
 		ro.MaxResults = cfg.Web.MaxResults

@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -208,94 +207,56 @@ func daemonError(err error, cfg config.Config, dir string) error {
 	return err
 }
 
-// searchLocal runs one local search (see localSearcher).
+// searchLocal runs a local search through the daemon when one answers for
+// the source root, else on the index opened here (building it first when
+// there is none). With search.autostart, a search that found no daemon
+// leaves one running.
 func searchLocal(ctx context.Context, g *globalOptions, cfg config.Config, q index.Query, ws research.WireSearch, ignorePreference bool) (*research.Local, error) {
-	s := &localSearcher{g: g, cfg: cfg}
-	local, err := s.SearchLocal(ctx, q, ws, ignorePreference)
-	s.Close()
-	return local, err
-}
-
-// localSearcher runs the local searches of one command through the daemon
-// when one answers for the source root, else on the index it opens once
-// (building it first when there is none) and keeps until Close. With
-// search.autostart, a command that found no daemon leaves one running.
-type localSearcher struct {
-	g   *globalOptions
-	cfg config.Config
-
-	mu       sync.Mutex
-	ix       *index.Index // opened here when no daemon answered
-	dict     *analyzer.Synonyms
-	searched bool // a search ran on ix
-}
-
-func (s *localSearcher) SearchLocal(ctx context.Context, q index.Query, ws research.WireSearch, ignorePreference bool) (*research.Local, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	cfg := s.cfg
-	if s.ix == nil {
-		iopts, err := s.g.indexOptions(cfg, "lwr search (building the index)")
-		if err != nil {
-			return nil, err
+	iopts, err := g.indexOptions(cfg, "lwr search (building the index)")
+	if err != nil {
+		return nil, err
+	}
+	client, err := research.Dial(iopts.Dir, cfg.Search.DaemonTimeout)
+	switch {
+	case err == nil:
+		local, err := client.Search(ctx, q.String(), ws, ignorePreference)
+		if err == nil {
+			return local, nil
 		}
-		client, err := research.Dial(iopts.Dir, cfg.Search.DaemonTimeout)
-		switch {
-		case err == nil:
-			local, err := client.Search(ctx, q.String(), ws, ignorePreference)
-			if err == nil {
-				return local, nil
-			}
-			if !errors.Is(err, research.ErrNoDaemon) {
-				return nil, daemonError(err, cfg, iopts.Dir)
-			}
-		case !errors.Is(err, research.ErrNoDaemon):
-			return nil, err
+		if !errors.Is(err, research.ErrNoDaemon) {
+			return nil, daemonError(err, cfg, iopts.Dir)
 		}
-		dict, err := analyzer.LoadSynonyms(cfg.Search.SynonymFile)
-		if err != nil {
-			return nil, usageError{err.Error()}
-		}
-		ix, err := openForSearch(ctx, s.g, cfg, iopts)
-		if err != nil {
-			var le *index.LockedError
-			if errors.As(err, &le) && strings.Contains(le.Holder, "index watch") {
-				return nil, busyf("the daemon (process %d) holds the index of %s but does not answer on its socket; wait for it to start, or restart it with lwr index stop and lwr index watch --detach", le.PID, cfg.SourceRoot)
-			}
-			return nil, err
-		}
-		s.ix, s.dict = ix, dict
+	case !errors.Is(err, research.ErrNoDaemon):
+		return nil, err
 	}
 	mode, _ := index.ParseMode(ws.Mode)
+	dict, err := analyzer.LoadSynonyms(cfg.Search.SynonymFile)
+	if err != nil {
+		return nil, usageError{err.Error()}
+	}
+	ix, err := openForSearch(ctx, g, cfg, iopts)
+	if err != nil {
+		var le *index.LockedError
+		if errors.As(err, &le) && strings.Contains(le.Holder, "index watch") {
+			return nil, busyf("the daemon (process %d) holds the index of %s but does not answer on its socket; wait for it to start, or restart it with lwr index stop and lwr index watch --detach", le.PID, cfg.SourceRoot)
+		}
+		return nil, err
+	}
 	lo := research.LocalOptions{
 		Search: index.SearchOptions{
 			Mode: mode, Limit: ws.Limit, MaxChars: ws.MaxChars, Synonyms: ws.Synonyms,
-			Exclude: ws.Exclude, Explain: ws.Explain, SkipHighlights: ws.NoHighlights, Dictionary: s.dict,
+			Exclude: ws.Exclude, Explain: ws.Explain, SkipHighlights: ws.NoHighlights, Dictionary: dict,
 		},
 		IgnorePreference: ignorePreference,
 	}
-	local, err := research.LocalSearch(ctx, s.ix, s.ix.Root(), nil, q, lo)
-	if err == nil {
-		s.searched = true
-	}
-	return local, err
-}
-
-// Close closes the index opened here, then starts the daemon when
-// search.autostart asks for it.
-func (s *localSearcher) Close() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.ix == nil {
-		return
-	}
-	s.ix.Close()
-	s.ix = nil
-	if s.searched && s.cfg.Search.Autostart {
-		if err := startDaemon(s.g, s.cfg, false); err != nil {
-			fmt.Fprintln(s.g.stderr, "lwr: could not start the daemon: "+sentence(err))
+	local, err := research.LocalSearch(ctx, ix, ix.Root(), nil, q, lo)
+	ix.Close()
+	if err == nil && cfg.Search.Autostart {
+		if err := startDaemon(g, cfg, false); err != nil {
+			fmt.Fprintln(g.stderr, "lwr: could not start the daemon: "+sentence(err))
 		}
 	}
+	return local, err
 }
 
 // openForSearch opens the index for reading; when there is none yet (or it
