@@ -241,6 +241,8 @@ func TestSynonymEntriesMatchInflections(t *testing.T) {
 		{"メモリーを増やしたい", "memory", true},
 		{"有休を取りたい", "ダウンロード", false},
 		{"有休を取りたい", "有給休暇", true},
+		{"届け日はいつですか", "納期", true},
+		{"電源を安全に切る", "シャットダウン", false},
 	}
 	for _, tt := range tests {
 		if got := slices.Contains(s.Expand(tt.query), tt.syn); got != tt.want {

@@ -43,6 +43,8 @@ type Synonyms struct {
 	wholeDone  [][]bool
 }
 
+func isHiragana(r rune) bool { return r >= 0x3041 && r <= 0x309F }
+
 // memberRef names a word of the dictionary: its group and its place in it.
 type memberRef struct{ group, member int }
 
@@ -58,8 +60,15 @@ func (s *Synonyms) membersByRune() map[rune][]memberRef {
 			s.whole[gi] = make([][]string, len(g))
 			s.wholeDone[gi] = make([]bool, len(g))
 			for mi, w := range g {
-				if r, _ := utf8.DecodeRuneInString(w); r >= utf8.RuneSelf {
-					s.byRune[r] = append(s.byRune[r], memberRef{gi, mi})
+				r, n := utf8.DecodeRuneInString(w)
+				if r < utf8.RuneSelf {
+					continue
+				}
+				s.byRune[r] = append(s.byRune[r], memberRef{gi, mi})
+				// A leading hiragana may be a prefix the analyzer drops
+				// (お届け日 → 届け, 日): the word also stands under its next rune.
+				if r2, _ := utf8.DecodeRuneInString(w[n:]); isHiragana(r) && r2 >= utf8.RuneSelf && r2 != r {
+					s.byRune[r2] = append(s.byRune[r2], memberRef{gi, mi})
 				}
 			}
 		}
@@ -264,7 +273,8 @@ func (s *Synonyms) Entries(query string) []Entry {
 					continue
 				}
 				for j, term := range terms[1:] {
-					if n := toks[i+1+j]; n.Kind != KindJapanese || n.Term != term {
+					// Side by side: at most a dropped particle between.
+					if n := toks[i+1+j]; n.Kind != KindJapanese || n.Term != term || n.Position-toks[i+j].Position > 2 {
 						continue starts
 					}
 				}
