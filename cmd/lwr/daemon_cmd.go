@@ -79,6 +79,8 @@ func detachArgs(args []string) []string {
 }
 
 func runWatch(ctx context.Context, opts watchOptions, g *globalOptions, cfg config.Config) error {
+	// A daemon's log is read after the fact: Bleve's own warnings belong in it.
+	g.libraryWarnings = true
 	iopts, err := g.indexOptions(cfg, "lwr index watch")
 	if err != nil {
 		return err

@@ -15,7 +15,8 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	g := &globalOptions{stdout: os.Stdout, stderr: os.Stderr}
 	// Bleve reports internal events (a segment file another cleanup already
-	// removed, …) through the standard logger: details for --verbose.
+	// removed, a snapshot it could not load, …) through the standard logger:
+	// details for --verbose, and warnings in the daemon's log.
 	log.SetFlags(0)
 	log.SetOutput(libraryLog{g})
 	err := newRootCommand(g).ExecuteContext(ctx)
@@ -23,12 +24,16 @@ func main() {
 	os.Exit(exitCode(err, g.stderr))
 }
 
-// libraryLog turns the standard logger's lines into debug records.
+// libraryLog turns the standard logger's lines into log records.
 type libraryLog struct{ g *globalOptions }
 
 func (l libraryLog) Write(p []byte) (int, error) {
-	if l.g.verbose {
-		l.g.logger().Debug("library: " + strings.TrimSpace(string(p)))
+	msg := "library: " + strings.TrimSpace(string(p))
+	switch {
+	case l.g.libraryWarnings:
+		l.g.logger().Warn(msg)
+	case l.g.verbose:
+		l.g.logger().Debug(msg)
 	}
 	return len(p), nil
 }

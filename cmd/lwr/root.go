@@ -22,6 +22,10 @@ type globalOptions struct {
 	cacheDir   string
 	verbose    bool
 
+	// libraryWarnings logs what libraries write to the standard logger as
+	// warnings; otherwise they are debug records (see libraryLog).
+	libraryWarnings bool
+
 	stdout, stderr io.Writer
 	// environ is the environment; nil means the process environment.
 	environ []string

@@ -42,7 +42,8 @@ func TestPackageInitsStayLight(t *testing.T) {
 	t.Logf("%d package inits, %d bytes", n, total)
 }
 
-// Lines libraries write to the standard logger show with --verbose only.
+// Lines libraries write to the standard logger show with --verbose only,
+// and in the daemon's log.
 func TestLibraryLogIsVerboseOnly(t *testing.T) {
 	var errb bytes.Buffer
 	g := &globalOptions{stderr: &errb}
@@ -56,5 +57,12 @@ func TestLibraryLogIsVerboseOnly(t *testing.T) {
 	log.Print("got err removing file: 000000000021.zap")
 	if got := errb.String(); !strings.Contains(got, "level=DEBUG") || !strings.Contains(got, "000000000021.zap") {
 		t.Errorf("verbose run printed %q", got)
+	}
+	// The daemon keeps them as warnings in its log, verbose or not.
+	errb.Reset()
+	g.verbose, g.libraryWarnings = false, true
+	log.Print("unable to load snapshot, continuing")
+	if got := errb.String(); !strings.Contains(got, "level=WARN") || !strings.Contains(got, "unable to load snapshot") {
+		t.Errorf("daemon printed %q", got)
 	}
 }
