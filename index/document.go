@@ -1,14 +1,13 @@
 package index
 
 import (
+	"lwr/analyzer/edition"
 	"os"
 	"path"
 	"strings"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
-
-	"lwr/analyzer"
 )
 
 // Passage bounds: a passage is a run of whole lines, cut at headings and
@@ -30,7 +29,7 @@ type Document struct {
 	Lines    int
 	Lead     string // the first characters of the body, after the title
 	Passages []Passage
-	Editions []analyzer.Edition
+	Editions []edition.Edition
 }
 
 // Passage is a run of lines of a document (1-based, inclusive).
@@ -128,7 +127,7 @@ func parseDocument(rel, text, enc string, sidecar []byte) *Document {
 	}
 	d.Lead = lead(lines[min(body, len(lines)):])
 	d.Passages = cutPassages(lines)
-	d.Editions = analyzer.Editions(text)
+	d.Editions = edition.Find(text)
 	return d
 }
 

@@ -27,6 +27,7 @@ import (
 	bindex "github.com/blevesearch/bleve_index_api"
 
 	"lwr/analyzer"
+	"lwr/analyzer/edition"
 )
 
 // SchemaVersion changes whenever an existing index can no longer be read
@@ -515,7 +516,7 @@ func (ix *Index) describe(m *Match, text string) {
 		m.Editions = e.Editions
 		return
 	}
-	m.Editions = analyzer.Editions(text)
+	m.Editions = edition.Find(text)
 }
 
 // entry returns what the manifest knows of a path.

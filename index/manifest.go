@@ -4,13 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"lwr/analyzer/edition"
 	"os"
 	"strconv"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
-
-	"lwr/analyzer"
 )
 
 var (
@@ -36,8 +35,8 @@ type entry struct {
 	Lines    int    `json:"lines"`
 	Title    string `json:"title,omitempty"`
 	// Editions are the editions and dates read from the text (§4.4).
-	Editions []analyzer.Edition `json:"editions,omitempty"`
-	IDs      []string           `json:"ids"` // Bleve document ids of its passages
+	Editions []edition.Edition `json:"editions,omitempty"`
+	IDs      []string          `json:"ids"` // Bleve document ids of its passages
 	// Lengths are the analyzed lengths (tokens) of its passages' fields,
 	// summed: the index's BM25 statistics are built from them.
 	Lengths map[string]int `json:"len,omitempty"`

@@ -21,6 +21,7 @@ import (
 	"github.com/blevesearch/bleve/v2/search/query"
 
 	"lwr/analyzer"
+	"lwr/analyzer/edition"
 )
 
 // Mode is how a search matches documents.
@@ -108,8 +109,8 @@ type Match struct {
 	PassageStart, PassageEnd int
 	Passage                  string
 	Title                    string
-	SHA256                   string             // of the current file's bytes
-	Editions                 []analyzer.Edition // read from the current text
+	SHA256                   string            // of the current file's bytes
+	Editions                 []edition.Edition // read from the current text
 	// OwnMatch: the document's own text holds every query word, not only
 	// synonyms or bigrams (ranked mode: for SearchOptions.Preferred only).
 	OwnMatch bool

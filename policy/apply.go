@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"lwr/analyzer"
+	"lwr/analyzer/edition"
 )
 
 // Candidate is one search result as policy sees it.
@@ -21,7 +22,7 @@ type Candidate struct {
 	// is moved first.
 	OwnMatch bool
 	// Editions are the document's editions (analyzer.Editions of its text).
-	Editions []analyzer.Edition
+	Editions []edition.Edition
 }
 
 // Options are the per-search knobs of Apply. The zero value applies every
@@ -109,7 +110,7 @@ type Applied struct {
 // Annotated is a candidate with what the policies say about it.
 type Annotated struct {
 	Candidate
-	// Edition is analyzer.EditionLabel of the editions: "2024年度 第2版
+	// Edition is edition.Label of the editions: "2024年度 第2版
 	// 改訂2024-04-01", or 版不明.
 	Edition string
 	// Preferred is the preference naming this document, nil if none.
@@ -133,7 +134,7 @@ func Apply(cands []Candidate, corpus *Corpus, prefs *Preferences, cur *Currentne
 	out := make([]Annotated, len(cands))
 	for i, c := range cands {
 		c.Path = nfc(c.Path)
-		a := Annotated{Candidate: c, Edition: analyzer.EditionLabel(c.Editions)}
+		a := Annotated{Candidate: c, Edition: edition.Label(c.Editions)}
 		if pr, ok := prefs.Lookup(c.Path); ok {
 			a.Preferred = pr
 			a.Promoted = c.OwnMatch && !opts.IgnorePreference

@@ -5,13 +5,12 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"lwr/analyzer/edition"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
-
-	"lwr/analyzer"
 )
 
 const fixtureRoot = "testdata/root"
@@ -40,7 +39,7 @@ func candidate(path string, b []byte, passage string, score float64, own bool) C
 	}
 	title := strings.TrimPrefix(strings.SplitN(text, "\n", 2)[0], "# ")
 	return Candidate{Path: path, Title: title, Score: score, Text: snip, SHA256: hex.EncodeToString(sum[:]),
-		OwnMatch: own, Editions: analyzer.Editions(text)}
+		OwnMatch: own, Editions: edition.Find(text)}
 }
 
 func fixturePolicies(t testing.TB) (*Preferences, *Currentness, *Corpus) {
@@ -152,7 +151,7 @@ func TestApplyRelationsAndEditions(t *testing.T) {
 			{Kind: Supersedes, Path: "研修/2024/契約事務.md"},
 			{Kind: PossiblyRelated, Path: "研修/2025/契約事務.md"},
 		}},
-		"規程/経費精算規程.md": {analyzer.UnknownEdition, nil},
+		"規程/経費精算規程.md": {edition.Unknown, nil},
 	}
 	for _, a := range got {
 		w := want[a.Path]
@@ -454,9 +453,9 @@ func ExampleApply() {
 		             "action": "do_not_assert_current", "verified": {"value": "200万円以下", "effective_from": "2025-04-01"}}]}`))
 	cands := []Candidate{
 		{Path: "研修/2024/契約事務.md", Text: "予定価格が160万円以下であれば", OwnMatch: true,
-			Editions: analyzer.Editions("# 契約事務（令和6年度版）")},
+			Editions: edition.Find("# 契約事務（令和6年度版）")},
 		{Path: "研修/2026/契約事務.md", Text: "予定価格が200万円以下であれば", OwnMatch: true,
-			Editions: analyzer.Editions("# 契約事務（令和8年度版）")},
+			Editions: edition.Find("# 契約事務（令和8年度版）")},
 	}
 	for _, a := range Apply(cands, nil, prefs, cur, Options{}) {
 		fmt.Println(a.Message())

@@ -3,12 +3,11 @@ package policy
 import (
 	"fmt"
 	"io/fs"
+	"lwr/analyzer/edition"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"lwr/analyzer"
 )
 
 // benchTitles returns the titles of the bench corpus when LWR_BENCH_CORPUS
@@ -81,7 +80,7 @@ func BenchmarkApply(b *testing.B) {
 	}
 	for i := 0; len(cands) < 8; i++ {
 		cands = append(cands, Candidate{Path: fmt.Sprintf("manpages-ja/man1/cmd%04d.1.txt", i*8), Title: fmt.Sprintf("cmd%04d.1.txt", i*8),
-			Text: passage, SHA256: strings.Repeat("0", 64), OwnMatch: true, Editions: analyzer.Editions(passage)})
+			Text: passage, SHA256: strings.Repeat("0", 64), OwnMatch: true, Editions: edition.Find(passage)})
 	}
 	b.ReportAllocs()
 	for b.Loop() {

@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"lwr/analyzer"
+	"lwr/analyzer/edition"
 )
 
 // Corpus is what Apply knows of the whole index besides the candidates:
@@ -36,7 +37,7 @@ func NewCorpus(titles map[string]string) *Corpus {
 	c := &Corpus{docs: make(map[string]corpusDoc, len(titles)), groups: map[string][]string{}}
 	for p, t := range titles {
 		p = nfc(p)
-		d := corpusDoc{title: analyzer.Fold(t), titleKey: analyzer.TitleKey(t)}
+		d := corpusDoc{title: analyzer.Fold(t), titleKey: edition.TitleKey(t)}
 		c.docs[p] = d
 		c.paths = append(c.paths, p)
 		if utf8.RuneCountInString(d.titleKey) >= minKeyRunes {
@@ -52,7 +53,7 @@ func NewCorpus(titles map[string]string) *Corpus {
 		}
 		for _, p := range g {
 			if d := c.docs[p]; same[d.title] > 1 {
-				d.pathKey = analyzer.TitleKey(p)
+				d.pathKey = edition.TitleKey(p)
 				c.docs[p] = d
 			}
 		}
@@ -79,7 +80,7 @@ func (c *Corpus) related(path, title string) []string {
 	}
 	d, ok := c.docs[path]
 	if !ok {
-		d = corpusDoc{title: analyzer.Fold(title), titleKey: analyzer.TitleKey(title)}
+		d = corpusDoc{title: analyzer.Fold(title), titleKey: edition.TitleKey(title)}
 	}
 	var out []string
 	for _, p := range c.groups[d.titleKey] {
@@ -94,7 +95,7 @@ func (c *Corpus) related(path, title string) []string {
 		// Same title: related only if the paths differ by years or
 		// editions alone.
 		if d.pathKey == "" {
-			d.pathKey = analyzer.TitleKey(path)
+			d.pathKey = edition.TitleKey(path)
 		}
 		if o.pathKey == d.pathKey {
 			out = append(out, p)

@@ -2,12 +2,11 @@ package policy
 
 import (
 	"fmt"
+	"lwr/analyzer/edition"
 	"net/url"
 	"strings"
 	"unicode"
 	"unicode/utf8"
-
-	"lwr/analyzer"
 )
 
 // Escape makes text from a policy file or a document path safe to show in
@@ -275,14 +274,14 @@ func Messages(as []Annotated, opts Options) string {
 // in the files (JSON escapes them); a program that renders them must
 // escape them itself (Escape does it for Markdown and HTML).
 type Ext struct {
-	Path        string             `json:"path"`
-	Edition     string             `json:"edition"`
-	Editions    []analyzer.Edition `json:"editions"`
-	Preferred   *ExtPreferred      `json:"preferred,omitempty"`
-	Promoted    bool               `json:"promoted"`
-	Relations   []Relation         `json:"relations"`
-	Currentness []ExtRecord        `json:"currentness"`
-	Message     string             `json:"message"`
+	Path        string            `json:"path"`
+	Edition     string            `json:"edition"`
+	Editions    []edition.Edition `json:"editions"`
+	Preferred   *ExtPreferred     `json:"preferred,omitempty"`
+	Promoted    bool              `json:"promoted"`
+	Relations   []Relation        `json:"relations"`
+	Currentness []ExtRecord       `json:"currentness"`
+	Message     string            `json:"message"`
 }
 
 // ExtPreferred is the preference naming a match.
@@ -318,7 +317,7 @@ func (a Annotated) Ext() Ext {
 		Message:     a.Message(),
 	}
 	if e.Editions == nil {
-		e.Editions = []analyzer.Edition{}
+		e.Editions = []edition.Edition{}
 	}
 	if e.Relations == nil {
 		e.Relations = []Relation{}

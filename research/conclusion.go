@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"lwr/analyzer"
+	"lwr/analyzer/edition"
 	"lwr/policy"
 )
 
@@ -228,14 +229,14 @@ func factsOf(text string, line int) []fact {
 	for i := range vals {
 		out = append(out, fact{kind: FactAmount, value: vals[i], raw: raws[i], label: label, text: t, line: line})
 	}
-	for _, e := range analyzer.Editions(t) {
+	for _, e := range edition.Find(t) {
 		k := ""
 		switch e.Kind {
-		case analyzer.EditionNumber, analyzer.EditionFiscalYear, analyzer.EditionYear:
+		case edition.Number, edition.FiscalYear, edition.Year:
 			k = FactEdition
-		case analyzer.EditionVersion:
+		case edition.Version:
 			k = FactVersion
-		case analyzer.EditionRevised, analyzer.EditionEffective, analyzer.EditionEnacted, analyzer.EditionIssued, analyzer.EditionCreated, analyzer.EditionDate:
+		case edition.Revised, edition.Effective, edition.Enacted, edition.Issued, edition.Created, edition.Date:
 			k = FactDate
 		}
 		if k == "" {
@@ -326,7 +327,7 @@ func related(a, b source) bool {
 			return true
 		}
 	}
-	ka, kb := analyzer.TitleKey(a.hit.Match.Title), analyzer.TitleKey(b.hit.Match.Title)
+	ka, kb := edition.TitleKey(a.hit.Match.Title), edition.TitleKey(b.hit.Match.Title)
 	return ka != "" && ka == kb
 }
 
@@ -357,61 +358,6 @@ func superseded(h *Hit) bool {
 	return false
 }
 
-// editionKey is what the text says of a document's age: its latest
-// revision or effective date, its (fiscal) year, its edition number and
-// version. Never the file's mtime.
-type editionKey struct {
-	date, year, number, version string
-}
-
-func keyOf(h *Hit) editionKey {
-	var k editionKey
-	for _, e := range h.Match.Editions {
-		if !e.Self {
-			continue
-		}
-		switch e.Kind {
-		case analyzer.EditionRevised, analyzer.EditionEffective, analyzer.EditionEnacted, analyzer.EditionIssued, analyzer.EditionCreated:
-			if e.Value > k.date {
-				k.date = e.Value
-			}
-		case analyzer.EditionFiscalYear, analyzer.EditionYear:
-			if y := strconv.Itoa(e.Year); e.Year > 0 && y > k.year {
-				k.year = y
-			}
-		case analyzer.EditionNumber:
-			if numLess(k.number, e.Value) {
-				k.number = e.Value
-			}
-		case analyzer.EditionVersion:
-			if numLess(k.version, e.Value) {
-				k.version = e.Value
-			}
-		}
-	}
-	return k
-}
-
-// numLess compares the numbers in two labels (第2版 < 第10版, v1.2 < v2.0).
-func numLess(a, b string) bool {
-	na, nb := nums(a), nums(b)
-	for i := 0; i < len(na) && i < len(nb); i++ {
-		if na[i] != nb[i] {
-			return na[i] < nb[i]
-		}
-	}
-	return len(na) < len(nb)
-}
-
-func nums(s string) []int {
-	var out []int
-	for _, f := range strings.FieldsFunc(analyzer.Fold(s), func(r rune) bool { return r < '0' || r > '9' }) {
-		n, _ := strconv.Atoi(f)
-		out = append(out, n)
-	}
-	return out
-}
-
 // newer compares two local documents by what their text says: +1 when a
 // is newer, -1 when b is, 0 when the text does not tell. basis says how.
 func newer(a, b *Hit) (int, string) {
@@ -421,21 +367,8 @@ func newer(a, b *Hit) (int, string) {
 	case declared(b, a):
 		return -1, "優先指定"
 	}
-	ka, kb := keyOf(a), keyOf(b)
-	cmp := func(x, y string, less func(string, string) bool) int {
-		if x == "" || y == "" || x == y {
-			return 0
-		}
-		if less(x, y) {
-			return -1
-		}
-		return 1
-	}
-	strLess := func(x, y string) bool { return x < y }
-	for _, c := range []int{cmp(ka.date, kb.date, strLess), cmp(ka.year, kb.year, strLess), cmp(ka.number, kb.number, numLess), cmp(ka.version, kb.version, numLess)} {
-		if c != 0 {
-			return c, "本文の版・日付"
-		}
+	if c := edition.Compare(a.Match.Editions, b.Match.Editions); c != 0 {
+		return c, "本文の版・日付"
 	}
 	return 0, ""
 }
@@ -603,7 +536,7 @@ func findConflicts(srcs []source, historical bool) []Conflict {
 			// their editions are a conflict of their own.
 			if a, b := srcs[i], srcs[j]; a.local() && b.local() && (declared(a.hit, b.hit) || declared(b.hit, a.hit)) {
 				ea, eb := a.hit.Edition(), b.hit.Edition()
-				if ea != eb && ea != analyzer.UnknownEdition && eb != analyzer.UnknownEdition && len(out) < maxConflicts {
+				if ea != eb && ea != edition.Unknown && eb != edition.Unknown && len(out) < maxConflicts {
 					c := Conflict{Kind: FactEdition, Point: "同じ資料の版: " + cut(a.hit.Match.Title, 60), Sides: []Side{
 						{Ref: a.ref, Where: a.where, Value: ea, Text: a.hit.Match.Title},
 						{Ref: b.ref, Where: b.where, Value: eb, Text: b.hit.Match.Title},
@@ -894,7 +827,7 @@ func notes(c *Conclusion, srcs []source, r *Report) {
 				c.ToVerify = append(c.ToVerify, Note{Ref: s.ref, Text: "版関係不明の関連資料あり（" + rel.Path + "）: 要検証"})
 			}
 		}
-		if h.Edition() == analyzer.UnknownEdition {
+		if h.Edition() == edition.Unknown {
 			c.Preferences = append(c.Preferences, Note{Ref: s.ref, Text: "版不明（本文に版・日付の記載なし。更新日時は版の根拠にしない）"})
 		}
 		for _, rec := range h.Ext.Currentness {

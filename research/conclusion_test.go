@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"lwr/analyzer"
+	"lwr/analyzer/edition"
 	"lwr/index"
 	"lwr/policy"
 	"lwr/web"
@@ -18,7 +19,7 @@ func docHit(ref, path, text string, s, e int) Hit {
 	title := strings.TrimPrefix(lines[0], "# ")
 	return Hit{Ref: ref, Path: path, Abs: "/root/" + path, Match: index.Match{
 		Path: path, Title: title, Snippet: strings.Join(lines[s-1:e], "\n"), StartLine: s, EndLine: e,
-		Editions: analyzer.Editions(text), ModTime: time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC),
+		Editions: edition.Find(text), ModTime: time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC),
 	}}
 }
 

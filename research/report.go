@@ -4,7 +4,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"lwr/analyzer"
+	"lwr/analyzer/edition"
 	"lwr/index"
 	"lwr/policy"
 	"lwr/web"
@@ -70,7 +70,7 @@ func (h Hit) Edition() string {
 	if h.Ext.Edition != "" {
 		return h.Ext.Edition
 	}
-	return analyzer.EditionLabel(h.Match.Editions)
+	return edition.Label(h.Match.Editions)
 }
 
 // WebHit is one web source of the report (W#).
