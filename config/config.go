@@ -105,6 +105,12 @@ type File struct {
 type Research struct {
 	// OutputDir is where reports are written, relative to the workspace.
 	OutputDir string `mapstructure:"output_dir"`
+	// LocalMaxFiles and LocalMaxChars bound the local search of Phase B;
+	// DeepMaxFiles and DeepMaxChars the deep-drill's search of Phase C.
+	LocalMaxFiles int `mapstructure:"local_max_files"`
+	LocalMaxChars int `mapstructure:"local_max_chars"`
+	DeepMaxFiles  int `mapstructure:"deep_max_files"`
+	DeepMaxChars  int `mapstructure:"deep_max_chars"`
 }
 
 // Override is one value set on the command line; it wins over everything else.
@@ -149,26 +155,50 @@ func Defaults(env Env) Config {
 		SourceRoot:         filepath.Join(env.Home(), "skill-source"),
 		CacheDir:           filepath.Join(env.CacheHome(), "lwr"),
 		QueryUnderstanding: "off",
-		Index: Index{
-			Extensions:    []string{".md", ".markdown", ".txt", ".text", ".rst", ".json", ".csv", ".tsv", ".yaml", ".yml"},
-			MaxFileSize:   8 << 20,
-			AuditInterval: 24 * time.Hour,
-			LockTimeout:   2 * time.Second,
-			BatchBytes:    1 << 20,
-		},
-		Search: Search{MaxFiles: 8, MaxChars: 1200, AutoBuild: true, DaemonTimeout: 3 * time.Second},
-		Web: Web{
-			Timeout:         10 * time.Second,
-			MaxResults:      5,
-			Locale:          "ja",
-			SearXNG:         SearXNG{BaseURL: "http://127.0.0.1:8888"},
-			Brave:           Brave{APIKeyEnv: "BRAVE_API_KEY", BaseURL: "https://api.search.brave.com/res/v1/web/search"},
-			Exec:            Exec{MaxBytes: 1 << 20},
-			OfficialDomains: []string{"go.jp", "lg.jp"},
-			CacheFile:       "web-cache.db",
-		},
-		Research: Research{OutputDir: "result/research"},
+		Index:              DefaultIndex(),
+		Search:             DefaultSearch(),
+		Web:                DefaultWeb(),
+		Research:           DefaultResearch(),
 	}
+}
+
+// DefaultIndex is the index part of Defaults; the index package's zero
+// options follow it.
+func DefaultIndex() Index {
+	return Index{
+		Extensions:    []string{".md", ".markdown", ".txt", ".text", ".rst", ".json", ".csv", ".tsv", ".yaml", ".yml"},
+		MaxFileSize:   8 << 20,
+		AuditInterval: 24 * time.Hour,
+		LockTimeout:   2 * time.Second,
+		BatchBytes:    1 << 20,
+	}
+}
+
+// DefaultSearch is the search part of Defaults; a search's zero options
+// follow it.
+func DefaultSearch() Search {
+	return Search{MaxFiles: 8, MaxChars: 1200, AutoBuild: true, DaemonTimeout: 3 * time.Second}
+}
+
+// DefaultWeb is the web part of Defaults.
+func DefaultWeb() Web {
+	return Web{
+		Timeout:         10 * time.Second,
+		MaxResults:      5,
+		Locale:          "ja",
+		SearXNG:         SearXNG{BaseURL: "http://127.0.0.1:8888"},
+		Brave:           Brave{APIKeyEnv: "BRAVE_API_KEY", BaseURL: "https://api.search.brave.com/res/v1/web/search"},
+		Exec:            Exec{MaxBytes: 1 << 20},
+		OfficialDomains: []string{"go.jp", "lg.jp"},
+		CacheFile:       "web-cache.db",
+	}
+}
+
+// DefaultResearch is the research part of Defaults: the limits of its
+// local search (Phase B) and of the deep-drill (Phase C) are the research
+// skill's.
+func DefaultResearch() Research {
+	return Research{OutputDir: "result/research", LocalMaxFiles: 8, LocalMaxChars: 800, DeepMaxFiles: 5, DeepMaxChars: 600}
 }
 
 // Load builds the effective configuration: defaults, then the file, then the
@@ -326,6 +356,22 @@ func (c *Config) validate(origin map[string]string) error {
 		case "searxng", "brave", "exec", "file":
 		default:
 			return bad("web.providers", "names the unknown provider %q; use searxng, brave, exec or file", p)
+		}
+	}
+	for _, n := range []struct {
+		key string
+		v   int
+	}{{"research.local_max_files", c.Research.LocalMaxFiles}, {"research.deep_max_files", c.Research.DeepMaxFiles}} {
+		if n.v < 1 || n.v > 50 {
+			return bad(n.key, "is %d; use 1 to 50", n.v)
+		}
+	}
+	for _, n := range []struct {
+		key string
+		v   int
+	}{{"research.local_max_chars", c.Research.LocalMaxChars}, {"research.deep_max_chars", c.Research.DeepMaxChars}} {
+		if n.v < 40 {
+			return bad(n.key, "is %d; use at least 40", n.v)
 		}
 	}
 	if od := filepath.ToSlash(filepath.Clean(c.Research.OutputDir)); c.Research.OutputDir == "" || filepath.IsAbs(c.Research.OutputDir) || od == ".." || strings.HasPrefix(od, "../") {

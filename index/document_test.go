@@ -112,31 +112,6 @@ func TestPassageID(t *testing.T) {
 	}
 }
 
-func TestParseQuery(t *testing.T) {
-	tests := []struct {
-		in   string
-		want string
-		err  bool
-	}{
-		{"有給休暇 申請期限", "有給休暇 申請期限", false},
-		{`有給休暇 "申請 期限"`, `有給休暇 "申請 期限"`, false},
-		{"「申請期限」　有給", `"申請期限" 有給`, false},
-		{`"unclosed phrase`, `"unclosed phrase"`, false},
-		{"   ", "", true},
-		{`""`, "", true},
-	}
-	for _, tt := range tests {
-		q, err := ParseQuery(tt.in)
-		if (err != nil) != tt.err {
-			t.Errorf("ParseQuery(%q) err = %v", tt.in, err)
-			continue
-		}
-		if err == nil && q.String() != tt.want {
-			t.Errorf("ParseQuery(%q) = %s, want %s", tt.in, q, tt.want)
-		}
-	}
-}
-
 func FuzzParseDocument(f *testing.F) {
 	f.Add("# 見出し\n本文\n\n---\n", "a.md")
 	f.Add("---\ntitle: x\n---\n", "b.md")

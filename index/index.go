@@ -28,6 +28,7 @@ import (
 
 	"lwr/analyzer"
 	"lwr/analyzer/edition"
+	"lwr/config"
 )
 
 // SchemaVersion changes whenever an existing index can no longer be read
@@ -79,28 +80,31 @@ type Options struct {
 	AuditInterval time.Duration
 	LockTimeout   time.Duration
 	BatchBytes    int
-	Role          string       // how a writer names itself to others, e.g. "lwr index build"
+	Role          Role         // how a writer names itself to others (RoleBuild when empty)
 	Logger        *slog.Logger // nil discards
 }
 
+// withDefaults fills what is zero from the configuration's defaults, so
+// that the index used as a library behaves as the command line does.
 func (o Options) withDefaults() Options {
+	d := config.DefaultIndex()
 	if o.AuditInterval <= 0 {
-		o.AuditInterval = 24 * time.Hour
+		o.AuditInterval = d.AuditInterval
 	}
 	if o.LockTimeout <= 0 {
-		o.LockTimeout = 2 * time.Second
+		o.LockTimeout = d.LockTimeout
 	}
 	if o.BatchBytes <= 0 {
-		o.BatchBytes = 1 << 20
+		o.BatchBytes = d.BatchBytes
 	}
 	if o.Rules.MaxFileSize <= 0 {
-		o.Rules.MaxFileSize = 8 << 20
+		o.Rules.MaxFileSize = d.MaxFileSize
 	}
 	if len(o.Rules.Extensions) == 0 {
-		o.Rules.Extensions = []string{".md", ".txt"}
+		o.Rules.Extensions = d.Extensions
 	}
 	if o.Role == "" {
-		o.Role = "lwr"
+		o.Role = RoleBuild
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -148,7 +152,6 @@ type Index struct {
 
 func (o Options) bleveDir() string     { return filepath.Join(o.Dir, "bleve") }
 func (o Options) manifestPath() string { return filepath.Join(o.Dir, "manifest.db") }
-func (o Options) lockPath() string     { return filepath.Join(o.Dir, "lock") }
 
 // checkRoot makes Root canonical and checks that it is a folder.
 func (o *Options) checkRoot() error {
@@ -179,7 +182,7 @@ func Open(ctx context.Context, opts Options) (*Index, error) {
 	if err := os.MkdirAll(opts.Dir, 0o700); err != nil {
 		return nil, fmt.Errorf("create index folder %s: %w", opts.Dir, err)
 	}
-	lk, err := acquireLock(opts.Dir, opts.lockPath(), true, opts.LockTimeout, opts.Role)
+	lk, err := acquireLock(opts.Dir, true, opts.LockTimeout, opts.Role)
 	if err != nil {
 		return nil, err
 	}
@@ -196,7 +199,7 @@ func (ix *Index) openWriter(ctx context.Context) error {
 	man, err := openManifest(ix.opts.manifestPath(), ix.opts.LockTimeout, false)
 	if err != nil {
 		if errors.Is(err, ErrLocked) {
-			return &LockedError{Dir: ix.opts.Dir}
+			return &LockedError{Dir: ix.opts.Dir, Holder: readOwner(ix.opts.Dir)}
 		}
 		log.Warn("manifest unreadable; starting anew", "path", ix.opts.manifestPath(), "err", err)
 		if err := setAside(ix.opts.manifestPath()); err != nil {
@@ -218,7 +221,7 @@ func (ix *Index) openWriter(ctx context.Context) error {
 				ix.Rebuilt = fmt.Sprintf("index schema %q is not %q", v, SchemaVersion)
 			}
 		case isTimeout(err):
-			return &LockedError{Dir: ix.opts.Dir}
+			return &LockedError{Dir: ix.opts.Dir, Holder: readOwner(ix.opts.Dir)}
 		default:
 			ix.Rebuilt = "index could not be opened: " + err.Error()
 		}
@@ -326,7 +329,7 @@ func OpenReader(ctx context.Context, opts Options) (*Index, error) {
 		}
 		return nil, ErrNotIndexed
 	}
-	lk, err := acquireLock(opts.Dir, opts.lockPath(), false, opts.LockTimeout, "")
+	lk, err := acquireLock(opts.Dir, false, opts.LockTimeout, "")
 	if err != nil {
 		return nil, err
 	}
@@ -334,7 +337,7 @@ func OpenReader(ctx context.Context, opts Options) (*Index, error) {
 	if err != nil {
 		lk.release()
 		if isTimeout(err) {
-			return nil, &LockedError{Dir: opts.Dir}
+			return nil, &LockedError{Dir: opts.Dir, Holder: readOwner(opts.Dir)}
 		}
 		return nil, fmt.Errorf("%w: open %s: %v", ErrNeedsRebuild, opts.bleveDir(), err)
 	}

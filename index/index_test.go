@@ -316,6 +316,13 @@ func TestSecondWriterIsRefusedWithItsName(t *testing.T) {
 	if _, err := OpenReader(context.Background(), opts); !errors.Is(err, ErrLocked) {
 		t.Errorf("reader during a write: %v", err)
 	}
+	if h, ok := LockHolder(dir); !ok || h.PID != os.Getpid() || h.Role != RoleBuild || h.Daemon() {
+		t.Errorf("LockHolder = %+v, %v; want this process, %s", h, ok, RoleBuild)
+	}
+	ix.Close()
+	if h, ok := LockHolder(dir); ok {
+		t.Errorf("LockHolder after close = %+v, want none", h)
+	}
 }
 
 func TestReaderNeedsBuiltIndex(t *testing.T) {

@@ -4,82 +4,132 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
+
+	"github.com/gofrs/flock"
 )
 
 // ErrLocked is returned when another process holds the index.
 var ErrLocked = errors.New("index is locked by another process")
 
+// Role says what the process that holds an index's write lock is doing;
+// the lock's owner file records it so that others can name the holder.
+type Role string
+
+// The roles of writers.
+const (
+	RoleBuild     Role = "lwr index build"
+	RoleWatch     Role = "lwr index watch" // the daemon
+	RoleAutoBuild Role = "lwr search (building the index)"
+)
+
+// Holder is the process that holds an index's write lock.
+type Holder struct {
+	PID  int
+	Role Role
+}
+
+// Daemon reports whether the holder is the daemon of the index.
+func (h Holder) Daemon() bool { return h.Role == RoleWatch }
+
+func (h Holder) String() string {
+	if h.PID <= 0 {
+		return "another process"
+	}
+	s := fmt.Sprintf("process %d", h.PID)
+	if h.Role != "" {
+		s += " (" + string(h.Role) + ")"
+	}
+	return s
+}
+
 // LockedError names the process that holds the index.
 type LockedError struct {
-	Dir    string
-	PID    int
-	Holder string // what the holder said it was doing, e.g. "lwr index build"
+	Dir string
+	Holder
 }
 
 func (e *LockedError) Error() string {
-	who := "another process"
-	if e.PID > 0 {
-		who = fmt.Sprintf("process %d", e.PID)
-		if e.Holder != "" {
-			who += " (" + e.Holder + ")"
-		}
-	}
-	return fmt.Sprintf("the index %s is in use by %s; wait for it to finish or stop it (lwr index stop for a daemon)", e.Dir, who)
+	return fmt.Sprintf("the index %s is in use by %s; wait for it to finish or stop it (lwr index stop for a daemon)", e.Dir, e.Holder)
 }
 
 func (e *LockedError) Unwrap() error { return ErrLocked }
 
-// fileLock is an advisory lock on a file in the index folder: exclusive for
-// the one writer, shared for readers. The kernel drops it when the process
-// dies, so a killed build never leaves a stale lock.
+// The lock files in the index folder: the lock itself, and the file in
+// which the writer that holds it names itself (a separate file, because
+// Windows does not let others read a locked range).
+const (
+	lockFile  = "lock"
+	ownerFile = "lock.owner"
+)
+
+// LockHolder returns the process that holds the write lock of the index
+// folder dir, and false when no process holds it (a killed writer leaves
+// its owner file behind; the operating system has released its lock).
+func LockHolder(dir string) (Holder, bool) {
+	lk := flock.New(filepath.Join(dir, lockFile))
+	ok, err := lk.TryRLock()
+	if err != nil {
+		return Holder{}, false
+	}
+	if ok {
+		_ = lk.Unlock()
+		return Holder{}, false
+	}
+	return readOwner(dir), true
+}
+
+func readOwner(dir string) Holder {
+	b, err := os.ReadFile(filepath.Join(dir, ownerFile))
+	if err != nil {
+		return Holder{}
+	}
+	pid, role, _ := strings.Cut(strings.TrimSpace(string(b)), " ")
+	n, _ := strconv.Atoi(pid)
+	return Holder{PID: n, Role: Role(role)}
+}
+
+// fileLock is an advisory lock on the lock file of an index folder:
+// exclusive for the one writer, shared for readers. The operating system
+// drops it when the process dies, so a killed build never leaves a stale
+// lock.
 type fileLock struct {
-	f         *os.File
+	f         *flock.Flock
+	dir       string
 	exclusive bool
 }
 
 // acquireLock takes the lock, polling until timeout. A writer records its
-// pid and role in the file so that others can name it.
-func acquireLock(dir, p string, exclusive bool, timeout time.Duration, role string) (*fileLock, error) {
-	f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
-		return nil, fmt.Errorf("open lock %s: %w", p, err)
-	}
-	how := syscall.LOCK_SH
+// pid and role in the owner file so that others can name it.
+func acquireLock(dir string, exclusive bool, timeout time.Duration, role Role) (*fileLock, error) {
+	p := filepath.Join(dir, lockFile)
+	lk := flock.New(p, flock.SetFlag(os.O_CREATE|os.O_RDWR), flock.SetPermissions(0o600))
+	try := lk.TryRLock
 	if exclusive {
-		how = syscall.LOCK_EX
+		try = lk.TryLock
 	}
 	deadline := time.Now().Add(timeout)
 	for {
-		err = syscall.Flock(int(f.Fd()), how|syscall.LOCK_NB)
-		if err == nil {
-			break
-		}
-		if !errors.Is(err, syscall.EWOULDBLOCK) {
-			f.Close()
+		ok, err := try()
+		if err != nil {
 			return nil, fmt.Errorf("lock %s: %w", p, err)
 		}
+		if ok {
+			break
+		}
 		if time.Now().After(deadline) {
-			le := &LockedError{Dir: dir}
-			if b, err := os.ReadFile(p); err == nil {
-				pid, holder, _ := strings.Cut(strings.TrimSpace(string(b)), " ")
-				le.PID, _ = strconv.Atoi(pid)
-				le.Holder = holder
-			}
-			f.Close()
-			return nil, le
+			_ = lk.Close()
+			return nil, &LockedError{Dir: dir, Holder: readOwner(dir)}
 		}
 		time.Sleep(25 * time.Millisecond)
 	}
 	if exclusive {
-		if err := f.Truncate(0); err == nil {
-			_, _ = f.WriteAt([]byte(fmt.Sprintf("%d %s\n", os.Getpid(), role)), 0)
-		}
+		_ = os.WriteFile(filepath.Join(dir, ownerFile), []byte(fmt.Sprintf("%d %s\n", os.Getpid(), role)), 0o600)
 	}
-	return &fileLock{f: f, exclusive: exclusive}, nil
+	return &fileLock{f: lk, dir: dir, exclusive: exclusive}, nil
 }
 
 func (l *fileLock) release() error {
@@ -87,9 +137,9 @@ func (l *fileLock) release() error {
 		return nil
 	}
 	if l.exclusive {
-		_ = l.f.Truncate(0)
+		_ = os.Remove(filepath.Join(l.dir, ownerFile))
 	}
-	err := syscall.Flock(int(l.f.Fd()), syscall.LOCK_UN)
+	err := l.f.Unlock()
 	if cerr := l.f.Close(); err == nil {
 		err = cerr
 	}

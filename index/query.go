@@ -12,26 +12,39 @@ var ErrEmptyQuery = errors.New("the query is empty")
 // Word is one word of a query: a run of non-space characters, or the text
 // between quotes ("…", 「…」, 『…』, “…”), which must occur as written.
 type Word struct {
-	Text   string
-	Quoted bool
+	Text   string `json:"text"`
+	Quoted bool   `json:"quoted,omitempty"`
 }
 
 // Query is a parsed search query.
 type Query struct {
-	Words []Word
+	Words []Word `json:"words"`
 }
 
-// String writes the query back in its canonical form.
+// String writes the query back in its canonical form, which ParseQuery
+// reads as the same query.
 func (q Query) String() string {
 	parts := make([]string, len(q.Words))
 	for i, w := range q.Words {
+		parts[i] = w.Text
 		if w.Quoted {
-			parts[i] = `"` + w.Text + `"`
-		} else {
-			parts[i] = w.Text
+			parts[i] = quote(w.Text)
 		}
 	}
 	return strings.Join(parts, " ")
+}
+
+// quotes are the quote pairs String chooses from, in order: the first whose
+// closing mark the text does not hold, so that ParseQuery reads it back.
+var quotes = [][2]string{{`"`, `"`}, {"「", "」"}, {"『", "』"}, {"“", "”"}}
+
+func quote(s string) string {
+	for _, q := range quotes {
+		if !strings.Contains(s, q[1]) {
+			return q[0] + s + q[1]
+		}
+	}
+	return `"` + s + `"`
 }
 
 // Text is the query's words joined by spaces, without quotes.

@@ -81,7 +81,7 @@ func detachArgs(args []string) []string {
 func runWatch(ctx context.Context, opts watchOptions, g *globalOptions, cfg config.Config) error {
 	// A daemon's log is read after the fact: Bleve's own warnings belong in it.
 	g.libraryWarnings = true
-	iopts, err := g.indexOptions(cfg, "lwr index watch")
+	iopts, err := g.indexOptions(cfg, index.RoleWatch)
 	if err != nil {
 		return err
 	}
@@ -89,7 +89,7 @@ func runWatch(ctx context.Context, opts watchOptions, g *globalOptions, cfg conf
 	ix, err := openWriter(ctx, iopts)
 	if err != nil {
 		var le *index.LockedError
-		if errors.As(err, &le) && strings.Contains(le.Holder, "index watch") {
+		if errors.As(err, &le) && le.Daemon() {
 			return busyf("a daemon for %s is already running (process %d); stop it with lwr index stop", cfg.SourceRoot, le.PID)
 		}
 		return err

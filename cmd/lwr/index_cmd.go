@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -55,7 +54,7 @@ func newIndexBuildCommand(g *globalOptions) *cobra.Command {
 }
 
 func runIndexBuild(ctx context.Context, opts buildOptions, g *globalOptions, cfg config.Config, out io.Writer) error {
-	iopts, err := g.indexOptions(cfg, "lwr index build")
+	iopts, err := g.indexOptions(cfg, index.RoleBuild)
 	if err != nil {
 		return err
 	}
@@ -192,8 +191,8 @@ func runIndexStatus(ctx context.Context, g *globalOptions, cfg config.Config, ou
 		fmt.Fprintln(out, "daemon:       not running")
 		return nil
 	case errors.As(err, &le):
-		fmt.Fprintf(out, "state:        in use by process %d (%s)\n", le.PID, le.Holder)
-		if strings.Contains(le.Holder, "index watch") {
+		fmt.Fprintf(out, "state:        in use by process %d (%s)\n", le.PID, le.Role)
+		if le.Daemon() {
 			fmt.Fprintln(out, "daemon:       running but does not answer; restart it with lwr index stop")
 		}
 		return nil

@@ -62,7 +62,7 @@ func (g *globalOptions) logger() *slog.Logger {
 }
 
 // indexOptions turns the configuration into the index's options.
-func (g *globalOptions) indexOptions(cfg config.Config, role string) (index.Options, error) {
+func (g *globalOptions) indexOptions(cfg config.Config, role index.Role) (index.Options, error) {
 	dir, err := index.DirFor(cfg.CacheDir, cfg.SourceRoot)
 	if err != nil {
 		return index.Options{}, fmt.Errorf("resolve the index folder of %s: %w", cfg.SourceRoot, err)

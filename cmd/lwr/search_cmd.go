@@ -212,7 +212,7 @@ func daemonError(err error, cfg config.Config, dir string) error {
 // there is none). With search.autostart, a search that found no daemon
 // leaves one running.
 func searchLocal(ctx context.Context, g *globalOptions, cfg config.Config, q index.Query, ws research.WireSearch, ignorePreference bool) (*research.Local, error) {
-	iopts, err := g.indexOptions(cfg, "lwr search (building the index)")
+	iopts, err := g.indexOptions(cfg, index.RoleAutoBuild)
 	if err != nil {
 		return nil, err
 	}
@@ -237,7 +237,7 @@ func searchLocal(ctx context.Context, g *globalOptions, cfg config.Config, q ind
 	ix, err := openForSearch(ctx, g, cfg, iopts)
 	if err != nil {
 		var le *index.LockedError
-		if errors.As(err, &le) && strings.Contains(le.Holder, "index watch") {
+		if errors.As(err, &le) && le.Daemon() {
 			return nil, busyf("the daemon (process %d) holds the index of %s but does not answer on its socket; wait for it to start, or restart it with lwr index stop and lwr index watch --detach", le.PID, cfg.SourceRoot)
 		}
 		return nil, err
