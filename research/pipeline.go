@@ -74,7 +74,7 @@ type Options struct {
 	// the embedded default. Only read when Understanding is not off.
 	Dictionary *analyzer.Synonyms
 	// Intent overrides the understood intent of the web search.
-	Intent string
+	Intent web.Intent
 	// IgnorePreference is for historical or old-edition questions.
 	IgnorePreference bool
 	// MaxResults and Locale of the web search (5 and "ja" when zero).

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"lwr/analyzer"
+	"lwr/web"
 )
 
 // SkipWebWords are the words that, anywhere in a query, keep the research
@@ -65,21 +66,6 @@ func ParseUnderstandingMode(s string) (UnderstandingMode, error) {
 	return UnderstandOff, fmt.Errorf("unknown query understanding %q; use off, auto or always", s)
 }
 
-// The intents of a query; they choose the web cache TTL.
-const (
-	IntentDefinition      = "definition"
-	IntentHowto           = "howto"
-	IntentTroubleshooting = "troubleshooting"
-	IntentFactcheck       = "factcheck"
-	IntentComparison      = "comparison"
-	IntentDefault         = "default"
-)
-
-// Intents lists every intent.
-func Intents() []string {
-	return []string{IntentDefinition, IntentHowto, IntentTroubleshooting, IntentFactcheck, IntentComparison, IntentDefault}
-}
-
 // MaxSynonyms bounds the synonyms query understanding adds.
 const MaxSynonyms = 5
 
@@ -90,7 +76,7 @@ const AmbiguousAt = 0.5
 // Invoke-QueryUnderstanding.ps1 printed it.
 type Understanding struct {
 	Mode      UnderstandingMode `json:"mode"`
-	Intent    string            `json:"intent"`
+	Intent    web.Intent        `json:"intent"`
 	Synonyms  []string          `json:"synonyms"`
 	Ambiguity float64           `json:"ambiguity"`
 	NeedsLLM  bool              `json:"needs_llm"`
@@ -103,19 +89,19 @@ type Understanding struct {
 // query (Latin ones as whole words). The intent with the most cues wins;
 // ties go to the earlier one here.
 var intentCues = []struct {
-	intent string
+	intent web.Intent
 	ja     []string
 	latin  []string
 }{
-	{IntentTroubleshooting, []string{"エラー", "失敗", "できない", "動かない", "つながらない", "繋がらない", "障害", "原因", "対処", "不具合", "トラブル", "落ちる", "止まる", "例外", "復旧"},
+	{web.IntentTroubleshooting, []string{"エラー", "失敗", "できない", "動かない", "つながらない", "繋がらない", "障害", "原因", "対処", "不具合", "トラブル", "落ちる", "止まる", "例外", "復旧"},
 		[]string{"error", "fail", "failed", "failure", "exception", "crash", "broken", "troubleshoot", "troubleshooting", "502", "503", "500", "404", "timeout"}},
-	{IntentComparison, []string{"比較", "違い", "差異", "どちら", "どっち", "相違", "と比べ", "対比", "優劣", "新旧"},
+	{web.IntentComparison, []string{"比較", "違い", "差異", "どちら", "どっち", "相違", "と比べ", "対比", "優劣", "新旧"},
 		[]string{"vs", "versus", "compare", "comparison", "difference", "differences"}},
-	{IntentHowto, []string{"方法", "手順", "やり方", "仕方", "使い方", "するには", "したい", "設定方法", "申請方法", "流れ", "手続き", "どうやって", "どうすれば"},
+	{web.IntentHowto, []string{"方法", "手順", "やり方", "仕方", "使い方", "するには", "したい", "設定方法", "申請方法", "流れ", "手続き", "どうやって", "どうすれば"},
 		[]string{"how", "howto", "setup", "install", "configure", "guide", "tutorial", "steps"}},
-	{IntentDefinition, []string{"とは", "意味", "定義", "って何", "とは何", "概要", "用語"},
+	{web.IntentDefinition, []string{"とは", "意味", "定義", "って何", "とは何", "概要", "用語"},
 		[]string{"what", "definition", "define", "meaning"}},
-	{IntentFactcheck, []string{"本当", "正しい", "事実", "ファクト", "確認", "現行", "最新", "上限", "金額", "いくら", "何円", "基準", "期限", "いつから", "施行"},
+	{web.IntentFactcheck, []string{"本当", "正しい", "事実", "ファクト", "確認", "現行", "最新", "上限", "金額", "いくら", "何円", "基準", "期限", "いつから", "施行"},
 		[]string{"true", "fact", "factcheck", "verify", "current", "latest"}},
 }
 
@@ -131,7 +117,7 @@ var vagueLatin = []string{"it", "this", "that", "these", "those", "stuff", "thin
 // length and its vague words. In off mode it returns the defaults and
 // touches neither dictionary nor analyzer.
 func Understand(query string, mode UnderstandingMode, dict *analyzer.Synonyms) Understanding {
-	u := Understanding{Mode: mode, Intent: IntentDefault, Synonyms: []string{}}
+	u := Understanding{Mode: mode, Intent: web.IntentDefault, Synonyms: []string{}}
 	if mode == "" {
 		u.Mode = UnderstandOff
 	}
@@ -167,9 +153,9 @@ func Understand(query string, mode UnderstandingMode, dict *analyzer.Synonyms) U
 // DetectIntent returns the intent of a query by its cue words: the intent
 // whose cue stands last wins (a question ends with what it asks: 〜する方法,
 // 〜とは, 〜の違い), then the one with more cues.
-func DetectIntent(query string) string {
+func DetectIntent(query string) web.Intent {
 	f := analyzer.Fold(query)
-	best, bestAt, bestN := IntentDefault, -1, 0
+	best, bestAt, bestN := web.IntentDefault, -1, 0
 	for _, ic := range intentCues {
 		at, n := -1, 0
 		for _, w := range ic.ja {

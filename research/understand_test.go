@@ -1,6 +1,7 @@
 package research
 
 import (
+	"lwr/web"
 	"slices"
 	"testing"
 )
@@ -32,21 +33,21 @@ func TestUnderstand(t *testing.T) {
 		name      string
 		query     string
 		mode      UnderstandingMode
-		intent    string
+		intent    web.Intent
 		synonym   string // one synonym that must be there
 		ambiguous bool
 		needsLLM  bool
 	}{
-		{name: "off", query: "バックアップの手順", mode: UnderstandOff, intent: IntentDefault},
-		{name: "howto", query: "バックアップの手順", mode: UnderstandAuto, intent: IntentHowto, synonym: "退避"},
-		{name: "troubleshooting", query: "経費精算システムで HTTP 502 エラーが出る原因", mode: UnderstandAuto, intent: IntentTroubleshooting},
-		{name: "definition", query: "随意契約とは", mode: UnderstandAuto, intent: IntentDefinition},
-		{name: "comparison", query: "VPN v1.2 と v2.0 の違い", mode: UnderstandAuto, intent: IntentComparison},
-		{name: "factcheck", query: "随意契約の上限額は本当に200万円か", mode: UnderstandAuto, intent: IntentFactcheck},
-		{name: "english howto", query: "how to configure backup", mode: UnderstandAuto, intent: IntentHowto},
-		{name: "ambiguous, auto", query: "あれ", mode: UnderstandAuto, intent: IntentDefault, ambiguous: true},
-		{name: "ambiguous, always", query: "それ", mode: UnderstandAlways, intent: IntentDefault, ambiguous: true, needsLLM: true},
-		{name: "clear, always", query: "令和8年度版の契約事務研修テキストにある随意契約の上限額", mode: UnderstandAlways, intent: IntentFactcheck},
+		{name: "off", query: "バックアップの手順", mode: UnderstandOff, intent: web.IntentDefault},
+		{name: "howto", query: "バックアップの手順", mode: UnderstandAuto, intent: web.IntentHowto, synonym: "退避"},
+		{name: "troubleshooting", query: "経費精算システムで HTTP 502 エラーが出る原因", mode: UnderstandAuto, intent: web.IntentTroubleshooting},
+		{name: "definition", query: "随意契約とは", mode: UnderstandAuto, intent: web.IntentDefinition},
+		{name: "comparison", query: "VPN v1.2 と v2.0 の違い", mode: UnderstandAuto, intent: web.IntentComparison},
+		{name: "factcheck", query: "随意契約の上限額は本当に200万円か", mode: UnderstandAuto, intent: web.IntentFactcheck},
+		{name: "english howto", query: "how to configure backup", mode: UnderstandAuto, intent: web.IntentHowto},
+		{name: "ambiguous, auto", query: "あれ", mode: UnderstandAuto, intent: web.IntentDefault, ambiguous: true},
+		{name: "ambiguous, always", query: "それ", mode: UnderstandAlways, intent: web.IntentDefault, ambiguous: true, needsLLM: true},
+		{name: "clear, always", query: "令和8年度版の契約事務研修テキストにある随意契約の上限額", mode: UnderstandAlways, intent: web.IntentFactcheck},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

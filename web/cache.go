@@ -46,32 +46,6 @@ const (
 	DefaultCacheLockTimeout = 2 * time.Second
 )
 
-var intentTTL = map[string]time.Duration{
-	"definition":      24 * time.Hour,
-	"howto":           4 * time.Hour,
-	"troubleshooting": time.Hour,
-	"factcheck":       30 * time.Minute,
-	"comparison":      2 * time.Hour,
-	"default":         2 * time.Hour,
-}
-
-// TTL is how long a result for the intent stays fresh; an unknown intent
-// has the default TTL.
-func TTL(intent string) time.Duration {
-	if d, ok := intentTTL[normalizeIntent(intent)]; ok {
-		return d
-	}
-	return intentTTL["default"]
-}
-
-func normalizeIntent(intent string) string {
-	intent = strings.ToLower(strings.TrimSpace(intent))
-	if intent == "" {
-		return "default"
-	}
-	return intent
-}
-
 // normalizeQuery is the query as it enters the cache key: NFKC, lower
 // case, trimmed, inner white space as one space (seed: Trim().ToLower()
 // -replace '\s+',' ', plus NFKC).
@@ -84,7 +58,7 @@ func normalizeQuery(q string) string {
 // "normalized query|intent|max_results|locale".
 func CacheKey(req Request) string {
 	req = req.normalized()
-	sum := sha256.Sum256([]byte(normalizeQuery(req.Query) + "|" + req.Intent + "|" + strconv.Itoa(req.MaxResults) + "|" + req.Locale))
+	sum := sha256.Sum256([]byte(normalizeQuery(req.Query) + "|" + string(req.Intent) + "|" + strconv.Itoa(req.MaxResults) + "|" + req.Locale))
 	return hex.EncodeToString(sum[:])[:16]
 }
 
@@ -100,7 +74,7 @@ var (
 type cacheRecord struct {
 	Version    int       `json:"v"`
 	Query      string    `json:"query"`
-	Intent     string    `json:"intent"`
+	Intent     Intent    `json:"intent"`
 	MaxResults int       `json:"max_results"`
 	Locale     string    `json:"locale"`
 	CachedAt   time.Time `json:"cached_at"`
@@ -413,7 +387,7 @@ func (c *Cache) Get(req Request) (Hit, error) {
 		return Hit{}, nil
 	}
 	age = max(age, 0)
-	ttl := TTL(rec.Intent)
+	ttl := rec.Intent.TTL()
 	if rec.Negative {
 		ttl = NegativeTTL
 	}
@@ -657,8 +631,8 @@ func (c *Cache) Stats() (CacheStats, error) {
 				if st.Newest == nil || at.After(*st.Newest) {
 					st.Newest = &at
 				}
-				st.ByIntent[rec.Intent]++
-				ttl := TTL(rec.Intent)
+				st.ByIntent[string(rec.Intent)]++
+				ttl := rec.Intent.TTL()
 				if rec.Negative {
 					st.Negative++
 					ttl = NegativeTTL

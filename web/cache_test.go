@@ -85,7 +85,7 @@ func TestCacheKey(t *testing.T) {
 
 func TestCacheHitMissAndTTLPerIntent(t *testing.T) {
 	tests := []struct {
-		intent string
+		intent web.Intent
 		ttl    time.Duration
 	}{
 		{"definition", 24 * time.Hour},
@@ -98,8 +98,8 @@ func TestCacheHitMissAndTTLPerIntent(t *testing.T) {
 		{"unknown-intent", 2 * time.Hour},
 	}
 	for _, tt := range tests {
-		t.Run(tt.intent, func(t *testing.T) {
-			if got := web.TTL(tt.intent); got != tt.ttl {
+		t.Run(string(tt.intent), func(t *testing.T) {
+			if got := tt.intent.TTL(); got != tt.ttl {
 				t.Fatalf("TTL(%q) = %s, want %s", tt.intent, got, tt.ttl)
 			}
 			clk := newClock()

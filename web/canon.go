@@ -3,10 +3,13 @@ package web
 import (
 	"errors"
 	"fmt"
+	"net/netip"
 	"net/url"
 	"path"
 	"sort"
 	"strings"
+
+	"golang.org/x/net/idna"
 )
 
 // canonical is a checked https URL in two forms.
@@ -138,4 +141,61 @@ var trackingParams = map[string]bool{
 func isTrackingParam(k string) bool {
 	k = strings.ToLower(k)
 	return strings.HasPrefix(k, "utm_") || strings.HasPrefix(k, "pk_") || strings.HasPrefix(k, "mtm_") || trackingParams[k]
+}
+
+// sanitizeURL checks and cleans a result URL. It returns the URL to show
+// and true, or "" and false when the result must be dropped; it counts
+// FilteredUnsafeURLs and records dangerous schemes as a pattern.
+func sanitizeURL(raw string, f *Flags) (string, bool) {
+	s := strings.TrimSpace(strings.ToValidUTF8(raw, ""))
+	s = removeInvisible(s, f)
+	s = nfkc(s)
+	drop := func(dangerous bool) (string, bool) {
+		f.FilteredUnsafeURLs++
+		if dangerous {
+			f.addPattern(PatternUnsafeURLScheme)
+		}
+		return "", false
+	}
+	if s == "" {
+		return drop(false)
+	}
+	scheme := ""
+	if i := strings.IndexByte(s, ':'); i > 0 {
+		scheme = strings.ToLower(strings.Join(strings.Fields(s[:i]), ""))
+	}
+	switch scheme {
+	case "https":
+	case "http", "ftp", "":
+		return drop(false)
+	default:
+		return drop(true)
+	}
+	c, err := canonicalize(s)
+	if err != nil {
+		return drop(false)
+	}
+	return c.display, true
+}
+
+// publicHost reports whether a host name may appear in a result: not
+// localhost, not an IP address of a private, loopback or link-local network.
+func publicHost(host string) bool {
+	if host == "" || host == "localhost" || strings.HasSuffix(host, ".localhost") || strings.HasSuffix(host, ".local") || strings.HasSuffix(host, ".internal") {
+		return false
+	}
+	if a, err := netip.ParseAddr(strings.Trim(host, "[]")); err == nil {
+		return a.IsGlobalUnicast() && !a.IsPrivate()
+	}
+	return strings.Contains(host, ".")
+}
+
+// asciiHost lower-cases a host and turns an internationalized name into
+// its punycode form, so look-alike letters show.
+func asciiHost(host string) (string, error) {
+	host = strings.TrimSuffix(strings.ToLower(host), ".")
+	if isASCII(host) {
+		return host, nil
+	}
+	return idna.Lookup.ToASCII(host)
 }

@@ -63,7 +63,7 @@ func (p *Exec) Name() string { return "exec" }
 
 // Argv returns the command line for req, as it would be run.
 func (p *Exec) Argv(req Request) []string {
-	r := strings.NewReplacer("{query}", req.Query, "{max_results}", strconv.Itoa(req.MaxResults), "{locale}", req.Locale, "{intent}", req.Intent)
+	r := strings.NewReplacer("{query}", req.Query, "{max_results}", strconv.Itoa(req.MaxResults), "{locale}", req.Locale, "{intent}", string(req.Intent))
 	out := make([]string, 0, len(p.argv)+1)
 	hasQuery := false
 	for i, a := range p.argv {

@@ -38,9 +38,8 @@ const (
 // Request is one web search. The same four fields make the cache key.
 type Request struct {
 	Query string
-	// Intent is definition, howto, troubleshooting, factcheck, comparison
-	// or default; "" means default. It sets the cache TTL.
-	Intent string
+	// Intent sets the cache TTL; "" means IntentDefault.
+	Intent Intent
 	// MaxResults is how many merged results to keep (1–10; 0 means 5).
 	MaxResults int
 	// Locale is the language of the results, e.g. "ja".
@@ -53,7 +52,7 @@ func (r Request) normalized() Request {
 	r.Query = strings.Join(strings.FieldsFunc(r.Query, func(c rune) bool {
 		return unicode.IsSpace(c) || unicode.IsControl(c)
 	}), " ")
-	r.Intent = normalizeIntent(r.Intent)
+	r.Intent = r.Intent.normalized()
 	if r.MaxResults <= 0 {
 		r.MaxResults = DefaultMaxResults
 	}
@@ -127,7 +126,7 @@ func (f Failure) String() string { return f.Provider + ": " + f.Reason }
 // Result is a merged, sanitized web search.
 type Result struct {
 	Query  string `json:"query"`
-	Intent string `json:"intent,omitempty"`
+	Intent Intent `json:"intent,omitempty"`
 	Status Status `json:"status"`
 	// Entries are ordered by trust, then rank.
 	Entries []Entry `json:"results"`

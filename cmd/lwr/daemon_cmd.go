@@ -10,7 +10,6 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime/debug"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -219,17 +218,13 @@ func lastLine(p string) string {
 	return lines[len(lines)-1]
 }
 
-// holderOf names the process that holds an index, from its lock file.
+// holderOf names the process that holds an index.
 func holderOf(dir string) string {
-	b, err := os.ReadFile(filepath.Join(dir, "lock"))
-	if err != nil {
+	h, ok := index.LockHolder(dir)
+	if !ok {
 		return ""
 	}
-	pid, role, _ := strings.Cut(strings.TrimSpace(string(b)), " ")
-	if pid == "" {
-		return ""
-	}
-	return fmt.Sprintf("(process %s, %s)", pid, role)
+	return "(" + h.String() + ")"
 }
 
 func newIndexStopCommand(g *globalOptions) *cobra.Command {
@@ -300,18 +295,13 @@ func waitGone(ctx context.Context, out io.Writer, dir string, pid int) error {
 	return fmt.Errorf("the daemon (process %d) did not stop within 15s; kill it with kill %d", pid, pid)
 }
 
-// lockPID is the pid the index's lock file names, or 0.
+// lockPID is the pid of the daemon that holds the index, or 0.
 func lockPID(dir string) int {
-	b, err := os.ReadFile(filepath.Join(dir, "lock"))
-	if err != nil {
+	h, ok := index.LockHolder(dir)
+	if !ok || !h.Daemon() {
 		return 0
 	}
-	id, role, _ := strings.Cut(strings.TrimSpace(string(b)), " ")
-	if !strings.Contains(role, "index watch") {
-		return 0
-	}
-	pid, _ := strconv.Atoi(id)
-	return pid
+	return h.PID
 }
 
 // isDaemon reports whether a process is alive and is an lwr daemon.

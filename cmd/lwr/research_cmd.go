@@ -205,7 +205,7 @@ func runResearch(ctx context.Context, opts researchOptions, g *globalOptions, cm
 		SourceRoot:       cfg.SourceRoot,
 		SkipWeb:          opts.skipWeb,
 		Understanding:    mode,
-		Intent:           opts.intent,
+		Intent:           web.Intent(opts.intent),
 		IgnorePreference: opts.ignorePreference,
 		MaxResults:       opts.maxResults,
 		Locale:           cfg.Web.Locale,

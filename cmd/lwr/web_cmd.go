@@ -126,7 +126,7 @@ func runWebSearch(ctx context.Context, opts webSearchOptions, g *globalOptions, 
 	if err != nil {
 		return fail(usageError{err.Error()})
 	}
-	req := web.Request{Query: query, Intent: opts.intent, MaxResults: opts.maxResults, Locale: opts.locale}
+	req := web.Request{Query: query, Intent: web.Intent(opts.intent), MaxResults: opts.maxResults, Locale: opts.locale}
 	if req.MaxResults == 0 {
 		req.MaxResults = cfg.Web.MaxResults
 	}
@@ -237,7 +237,7 @@ func (o *cacheKeyOptions) Check() error {
 }
 
 func (o *cacheKeyOptions) request(cfg config.Config) web.Request {
-	req := web.Request{Query: o.query, Intent: o.intent, MaxResults: o.maxResults, Locale: o.locale}
+	req := web.Request{Query: o.query, Intent: web.Intent(o.intent), MaxResults: o.maxResults, Locale: o.locale}
 	if req.MaxResults == 0 {
 		req.MaxResults = cfg.Web.MaxResults
 	}
