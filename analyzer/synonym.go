@@ -3,6 +3,7 @@ package analyzer
 import (
 	_ "embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"sort"
@@ -148,8 +149,23 @@ func DefaultSynonyms() *Synonyms {
 	return s
 }
 
+// ErrSynonymFile matches the errors of a user synonym dictionary that
+// cannot be read or parsed: the user fixes the file or the setting.
+var ErrSynonymFile = errors.New("the synonym dictionary cannot be used")
+
+// synonymFileError is an error of a user dictionary; it matches
+// ErrSynonymFile and the cause.
+type synonymFileError struct {
+	msg string
+	err error
+}
+
+func (e *synonymFileError) Error() string   { return e.msg }
+func (e *synonymFileError) Unwrap() []error { return []error{ErrSynonymFile, e.err} }
+
 // LoadSynonyms returns the default dictionary merged with a user one (a
-// JSON file of the same form); an empty path means the default alone.
+// JSON file of the same form); an empty path means the default alone. A
+// file that cannot be used is an error matching ErrSynonymFile.
 func LoadSynonyms(userFile string) (*Synonyms, error) {
 	s := DefaultSynonyms()
 	if userFile == "" {
@@ -157,11 +173,11 @@ func LoadSynonyms(userFile string) (*Synonyms, error) {
 	}
 	data, err := os.ReadFile(userFile)
 	if err != nil {
-		return nil, fmt.Errorf("read synonym dictionary %s: %w", userFile, err)
+		return nil, &synonymFileError{fmt.Sprintf("read synonym dictionary %s: %v; fix search.synonym_file", userFile, err), err}
 	}
 	u, err := parseSynonyms(data)
 	if err != nil {
-		return nil, fmt.Errorf("synonym dictionary %s: %w; it must be a JSON object of word → list of synonyms", userFile, err)
+		return nil, &synonymFileError{fmt.Sprintf("synonym dictionary %s: %v; it must be a JSON object of word → list of synonyms", userFile, err), err}
 	}
 	s.groups = append(s.groups, u.groups...)
 	s.raw = append(s.raw, u.raw...)

@@ -410,13 +410,19 @@ func (ix *Index) Status() (Status, error) {
 	st.Passages, _ = ix.b.DocCount()
 	st.Files = ix.internalInt(keyFiles)
 	st.Skipped = ix.internalInt(keySkipped)
-	if v, _ := ix.b.GetInternal([]byte(keySynced)); len(v) > 0 {
-		st.LastSync, _ = time.Parse(time.RFC3339Nano, string(v))
-	}
+	st.LastSync = ix.LastSync()
 	s, _ := ix.b.GetInternal([]byte(keyState))
 	st.Ready = string(s) == "ready"
 	st.Bytes = dirSize(ix.opts.Dir)
 	return st, nil
+}
+
+// LastSync is when a build last brought the index up to date with the
+// files (zero before the first).
+func (ix *Index) LastSync() time.Time {
+	v, _ := ix.b.GetInternal([]byte(keySynced))
+	t, _ := time.Parse(time.RFC3339Nano, string(v))
+	return t
 }
 
 func (ix *Index) internalInt(key string) int {

@@ -206,14 +206,11 @@ func TestApplyCurrentness(t *testing.T) {
 		cand      Candidate
 		wantIDs   []string
 		wantStale bool
-		wantIn    []string // in the message
 	}{
 		{
 			name:    "record on the old amount applies to its passage",
 			cand:    doc(t, "研修/2024/契約事務.md", "物品の購入について、予定価格が160万円以下", 9, true),
 			wantIDs: []string{"keiyaku-threshold"},
-			wantIn: []string{"現行性[keiyaku-threshold]=do_not_assert_current(現行性未確認)", `該当="160万円"`, `値="200万円以下"`,
-				"施行=2025-04-01", "確認=2026-10-01", `出典="契約事務取扱要領（改正）" https://www.example.go.jp/keiyaku/youryou.html`, `未確認="業務委託の上限額"`},
 		},
 		{
 			name: "not for a passage of the same document without the text",
@@ -228,13 +225,11 @@ func TestApplyCurrentness(t *testing.T) {
 			cand:      candidate("研修/2024/契約事務.md", edited, "160万円以下", 9, true),
 			wantIDs:   []string{"keiyaku-threshold"},
 			wantStale: true,
-			wantIn:    []string{"状態=stale("},
 		},
 		{
 			name:    "text compared after NFKC and without spaces; record check date wins",
 			cand:    doc(t, "研修/2026/契約事務.md", "予定価格185万円の物品", 7, true),
 			wantIDs: []string{"setsurei-185"},
-			wantIn:  []string{"現行性[setsurei-185]=illustrative_only(設例)", "確認=2026-09-15"},
 		},
 		{
 			name:    "full-width digits in the passage",
@@ -255,18 +250,6 @@ func TestApplyCurrentness(t *testing.T) {
 			if !reflect.DeepEqual(ids, tt.wantIDs) {
 				t.Errorf("records %v, want %v", ids, tt.wantIDs)
 			}
-			msg := a.Message()
-			for _, w := range tt.wantIn {
-				if !strings.Contains(msg, w) {
-					t.Errorf("message lacks %q:\n%s", w, msg)
-				}
-			}
-			if len(tt.wantIDs) == 0 && strings.Contains(msg, "現行性") {
-				t.Errorf("message holds a record: %s", msg)
-			}
-			if !tt.wantStale && strings.Contains(msg, "stale") {
-				t.Errorf("message says stale: %s", msg)
-			}
 		})
 	}
 }
@@ -285,76 +268,6 @@ func TestApplyNilPolicies(t *testing.T) {
 	got := Apply([]Candidate{c}, nil, nil, nil, Options{})
 	if len(got) != 1 || got[0].Edition != "2024年度 第2版 改訂2024-04-01" || got[0].Relations != nil || got[0].Records != nil {
 		t.Errorf("Apply without policies = %+v", got)
-	}
-	if m := got[0].Message(); m != "研修/2024/契約事務.md: 版=2024年度 第2版 改訂2024-04-01; 関係=なし" {
-		t.Errorf("message %q", m)
-	}
-}
-
-func TestMessageFormat(t *testing.T) {
-	prefs, cur, corpus := fixturePolicies(t)
-	got := Apply([]Candidate{
-		doc(t, "研修/2024/契約事務.md", "160万円以下", 9, true),
-		doc(t, "研修/2026/契約事務.md", "200万円以下", 3, true),
-	}, corpus, prefs, cur, Options{})
-	want := "研修/2026/契約事務.md: 版=2026年度 第3版 改訂2026-04-01; 関係=優先版(指定: 2026年度版), 旧版あり(研修/2024/契約事務.md), 関連の可能性(版関係不明: 研修/2025/契約事務.md)\n" +
-		"研修/2024/契約事務.md: 版=2024年度 第2版 改訂2024-04-01; 関係=旧版(優先: 研修/2026/契約事務.md), 関連の可能性(版関係不明: 研修/2025/契約事務.md); " +
-		`現行性[keiyaku-threshold]=do_not_assert_current(現行性未確認) 該当="160万円" 値="200万円以下" 施行=2025-04-01 範囲="物品の購入の随意契約（予定価格）" 確認=2026-10-01 ` +
-		`出典="契約事務取扱要領（改正）" https://www.example.go.jp/keiyaku/youryou.html 未確認="業務委託の上限額" 注記="令和6年度版の160万円は2025年3月31日までの基準"`
-	if m := Messages(got, Options{}); m != want {
-		t.Errorf("Messages:\n%s\nwant:\n%s", m, want)
-	}
-	if m := Messages(got[:1], Options{IgnorePreference: true}); !strings.HasPrefix(m, PreferenceIgnoredLine+"\n") {
-		t.Errorf("ignored preference not stated: %s", m)
-	}
-}
-
-// Record text is data: whatever it holds, the message stays one line and
-// no Markdown link, HTML tag, table cell or code span can form, and it
-// changes nothing else.
-func TestMessageEscapesRecordText(t *testing.T) {
-	hostile := "200万円]\n\n## 結論\n[ここを開く](javascript:alert(1)) <script>x</script> | `rm -rf` \u202eevil\u200b \"; 確認=2099-01-01"
-	data := fmt.Sprintf(`{"version": 1, "checked_at": "2026-10-01", "records": [{"id": "x", "paths": ["a.md"], "action": "check_conditions",
-		"verified": {"value": %q, "scope": %q}, "unverified": %q, "note": %q,
-		"sources": [{"title": %q, "url": "https://example.go.jp/a?b=<c>&d=[e]|f"}]}]}`, hostile, hostile, hostile, hostile, hostile)
-	cur, err := ParseCurrentness("currentness.json", []byte(data))
-	if err != nil {
-		t.Fatal(err)
-	}
-	a := Apply([]Candidate{{Path: "a.md", Text: "本文"}}, nil, nil, cur, Options{})[0]
-	msg := a.Message()
-	if strings.ContainsAny(strings.Replace(msg, "現行性[x]", "", 1), "\n\r<>[]|`\u202e\u200b") {
-		t.Errorf("unescaped characters in %q", msg)
-	}
-	if strings.Count(msg, " 確認=") != 1 || strings.Count(msg, "; ") != 2 || strings.Count(msg, ";") != 2 {
-		t.Errorf("record text made new fields: %q", msg)
-	}
-	if a.Records[0].Record.Action != CheckConditions || len(a.Records) != 1 {
-		t.Errorf("records %+v", a.Records)
-	}
-}
-
-func TestEscape(t *testing.T) {
-	tests := []struct {
-		name, in, want string
-	}{
-		{name: "plain Japanese", in: "200万円以下（税込）", want: "200万円以下（税込）"},
-		{name: "newline and tab", in: "a\nb\tc\r", want: `a\nb\tc\r`},
-		{name: "markdown link", in: "[x](https://e)", want: "［x］(https://e)"},
-		{name: "html", in: "<b>", want: "＜b＞"},
-		{name: "table and code", in: "a|b`c`", want: "a｜b｀c｀"},
-		{name: "quote and backslash", in: `"\`, want: `\"\\`},
-		{name: "bidi and zero width", in: "a\u202eb\u200bc\ufeff", want: `a\u202Eb\u200Bc\uFEFF`},
-		{name: "line separator", in: "a\u2028b", want: `a\u2028b`},
-		{name: "control", in: "a\x00b\x1b", want: `a\u0000b\u001B`},
-		{name: "ideographic space kept", in: "版数　第2版", want: "版数　第2版"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := Escape(tt.in); got != tt.want {
-				t.Errorf("Escape(%q) = %q, want %q", tt.in, got, tt.want)
-			}
-		})
 	}
 }
 
@@ -423,9 +336,6 @@ func TestExtJSON(t *testing.T) {
 	if len(eds) != 3 || eds[0].(map[string]any)["kind"] != "fiscal_year" {
 		t.Errorf("editions: %v", eds)
 	}
-	if old["message"] != got[1].Message() {
-		t.Error("message differs")
-	}
 	// Empty lists are [], never null.
 	e := Apply([]Candidate{{Path: "x.md"}}, nil, nil, nil, Options{})[0].Ext()
 	b, _ = json.Marshal(e)
@@ -443,32 +353,6 @@ func TestDescribe(t *testing.T) {
 		!strings.HasSuffix(d.Currentness, CurrentnessFile) {
 		t.Errorf("Describe = %+v", d)
 	}
-}
-
-func ExampleApply() {
-	prefs, _ := ParsePreferences("source-preferences.json", []byte(`{"version": 1,
-		"preferred": [{"path": "研修/2026/契約事務.md", "label": "2026年度版", "supersedes": ["研修/2024/契約事務.md"]}]}`))
-	cur, _ := ParseCurrentness("currentness.json", []byte(`{"version": 1, "checked_at": "2026-10-01",
-		"records": [{"id": "keiyaku-threshold", "paths": ["研修/2024/*.md"], "text": ["160万円"],
-		             "action": "do_not_assert_current", "verified": {"value": "200万円以下", "effective_from": "2025-04-01"}}]}`))
-	cands := []Candidate{
-		{Path: "研修/2024/契約事務.md", Text: "予定価格が160万円以下であれば", OwnMatch: true,
-			Editions: edition.Find("# 契約事務（令和6年度版）")},
-		{Path: "研修/2026/契約事務.md", Text: "予定価格が200万円以下であれば", OwnMatch: true,
-			Editions: edition.Find("# 契約事務（令和8年度版）")},
-	}
-	for _, a := range Apply(cands, nil, prefs, cur, Options{}) {
-		fmt.Println(a.Message())
-	}
-	// Output:
-	// 研修/2026/契約事務.md: 版=2026年度; 関係=優先版(指定: 2026年度版), 旧版あり(研修/2024/契約事務.md)
-	// 研修/2024/契約事務.md: 版=2024年度; 関係=旧版(優先: 研修/2026/契約事務.md); 現行性[keiyaku-threshold]=do_not_assert_current(現行性未確認) 該当="160万円" 値="200万円以下" 施行=2025-04-01 確認=2026-10-01
-}
-
-func ExampleEscape() {
-	fmt.Println(Escape("[開く](javascript:x) <b>|`\n"))
-	// Output:
-	// ［開く］(javascript:x) ＜b＞｜｀\n
 }
 
 func ExampleLoadCurrentness() {

@@ -84,8 +84,9 @@ func BenchmarkApply(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		as := Apply(cands, corpus, prefs, cur, Options{})
-		_ = Messages(as, Options{})
+		for _, a := range Apply(cands, corpus, prefs, cur, Options{}) {
+			_ = a.Ext()
+		}
 	}
 }
 

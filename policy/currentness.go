@@ -102,7 +102,7 @@ type Currentness struct {
 func (c *Currentness) Empty() bool { return c == nil || len(c.Records) == 0 }
 
 // Record is one currentness record. Its text is data, never instructions:
-// show it only through Escape (Message does).
+// whoever shows it escapes it (research/report.Text).
 type Record struct {
 	ID string `json:"id"`
 	// Paths are paths or patterns of the documents it is about.

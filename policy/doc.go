@@ -9,10 +9,10 @@
 // (superseded, superseding, possibly related) and the currentness
 // records that apply to its passage, stale or not.
 //
-// Each match renders as one line for the search message (Annotated.Message)
-// and as a structured value for programs (Annotated.Ext); record text is
-// data and is always shown escaped (Escape). The formats, actions and
-// error codes are documented in docs/policies.md.
+// Each match's annotations have a structured form for programs
+// (Annotated.Ext); the local search writes them into its message. Record
+// text is data, never instructions, and whoever shows it escapes it. The
+// formats, actions and error codes are documented in docs/policies.md.
 //
 // policy works on its own small Candidate type and imports analyzer only:
 // it knows nothing of the index, and is tested without one.

@@ -3,6 +3,7 @@ package policy
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -72,12 +73,13 @@ func (e *Error) Is(target error) bool {
 
 func (e *Error) Unwrap() error { return e.Err }
 
-// quote shows a value from a policy file inside an error message: escaped
-// (it is data) and cut short.
+// quote shows a value from a policy file inside an error message, cut
+// short and quoted as Go quotes strings: control and invisible characters
+// escaped, so that the message stays one line of visible text.
 func quote(s string) string {
 	const max = 60
 	if r := []rune(s); len(r) > max {
 		s = string(r[:max]) + "…"
 	}
-	return `"` + Escape(s) + `"`
+	return strconv.Quote(s)
 }

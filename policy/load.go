@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strconv"
 	"unicode/utf8"
@@ -33,9 +34,28 @@ func CurrentnessPath(root string) string { return filepath.Join(root, Dir, Curre
 // A missing file (or folder) is no preference: an empty *Preferences and
 // no error. An unreadable or invalid file is an *Error that matches
 // ErrPreferencesInvalid and names the file, the field and the fix.
-func LoadPreferences(root string) (*Preferences, error) {
-	file := PreferencesPath(root)
-	data, ok, err := readPolicy(CodePreferencesInvalid, file)
+func LoadPreferences(root string) (*Preferences, error) { return Loader{Root: root}.Preferences() }
+
+// LoadCurrentness reads <root>/.research-policy/currentness.json. A missing
+// file (or folder) is no record: an empty *Currentness and no error. An
+// unreadable or invalid file is an *Error that matches
+// ErrCurrentnessInvalid, whose message starts with
+// currentness_policy_invalid and names the file, the field and the fix;
+// the caller must then fail the search with no results.
+func LoadCurrentness(root string) (*Currentness, error) { return Loader{Root: root}.Currentness() }
+
+// Loader reads the policy files of a source root. FS is where they are
+// read from (their names relative to it are .research-policy/…); nil
+// means the files under Root. Errors name the files under Root.
+type Loader struct {
+	Root string
+	FS   fs.FS
+}
+
+// Preferences reads the preferences file, as LoadPreferences.
+func (l Loader) Preferences() (*Preferences, error) {
+	file := PreferencesPath(l.Root)
+	data, ok, err := l.read(CodePreferencesInvalid, file, path.Join(Dir, PreferencesFile))
 	if err != nil || !ok {
 		if err != nil {
 			return nil, err
@@ -45,15 +65,10 @@ func LoadPreferences(root string) (*Preferences, error) {
 	return ParsePreferences(file, data)
 }
 
-// LoadCurrentness reads <root>/.research-policy/currentness.json. A missing
-// file (or folder) is no record: an empty *Currentness and no error. An
-// unreadable or invalid file is an *Error that matches
-// ErrCurrentnessInvalid, whose message starts with
-// currentness_policy_invalid and names the file, the field and the fix;
-// the caller must then fail the search with no results.
-func LoadCurrentness(root string) (*Currentness, error) {
-	file := CurrentnessPath(root)
-	data, ok, err := readPolicy(CodeCurrentnessInvalid, file)
+// Currentness reads the currentness file, as LoadCurrentness.
+func (l Loader) Currentness() (*Currentness, error) {
+	file := CurrentnessPath(l.Root)
+	data, ok, err := l.read(CodeCurrentnessInvalid, file, path.Join(Dir, CurrentnessFile))
 	if err != nil || !ok {
 		if err != nil {
 			return nil, err
@@ -63,13 +78,18 @@ func LoadCurrentness(root string) (*Currentness, error) {
 	return ParseCurrentness(file, data)
 }
 
-// readPolicy reads a policy file; ok is false when it does not exist.
-func readPolicy(code, file string) (data []byte, ok bool, err error) {
+// read reads a policy file (file under Root, name in FS); ok is false
+// when it does not exist.
+func (l Loader) read(code, file, name string) (data []byte, ok bool, err error) {
 	fail := func(problem, fix string, err error) ([]byte, bool, error) {
 		return nil, false, &Error{Code: code, File: file, Problem: problem, Fix: fix, Err: err, noPlace: true}
 	}
+	fsys := l.FS
+	if fsys == nil {
+		fsys = os.DirFS(l.Root)
+	}
 	// Stat before opening: opening a FIFO would block.
-	st, err := os.Stat(file)
+	st, err := fs.Stat(fsys, name)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, false, nil
 	}
@@ -85,7 +105,7 @@ func readPolicy(code, file string) (data []byte, ok bool, err error) {
 	if st.Size() > maxFileSize {
 		return fail(fmt.Sprintf("the file is %d bytes, more than the %d allowed", st.Size(), maxFileSize), "check that it is the right file; remove records that are not needed", nil)
 	}
-	f, err := os.Open(file)
+	f, err := fsys.Open(name)
 	if err != nil {
 		return fail("cannot read the file: "+errText(err), "make the file readable by this user, or remove it", err)
 	}

@@ -9,6 +9,7 @@ import (
 	"lwr/analyzer/edition"
 	"lwr/index"
 	"lwr/policy"
+	"lwr/research/report"
 	"lwr/web"
 )
 
@@ -74,7 +75,7 @@ func TestConflicts(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			r := &Report{Local: LocalPhase{Hits: tc.local}, Web: WebPhase{Hits: tc.web, Status: StatusOK}, SkipWeb: tc.web == nil}
+			r := &Report{Local: LocalPhase{Hits: tc.local}, Web: WebPhase{Hits: tc.web, Status: report.StatusOK}, SkipWeb: tc.web == nil}
 			c := BuildConclusion(r)
 			var kinds []string
 			for _, cf := range c.Conflicts {

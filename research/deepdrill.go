@@ -24,10 +24,9 @@ type Tokenizer interface {
 	Tokens(text string) []analyzer.Token
 }
 
-// Limits of the deep-drill (SPEC §7.3, seed 000 Phase C).
+// Limits of the deep-drill's keywords (SPEC §7.3, seed 000 Phase C; the
+// limits of its search are Options.DeepLimit).
 const (
-	DeepMaxFiles = 5
-	DeepMaxChars = 600
 	// maxCandidates bounds the keywords taken from the web texts, and
 	// maxKeywords those searched for.
 	maxCandidates = 20

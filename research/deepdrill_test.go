@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"lwr/analyzer"
+	"lwr/research/researchtest"
 )
 
 func TestExtractKeywords(t *testing.T) {
@@ -48,7 +49,7 @@ func TestKeywordCache(t *testing.T) {
 	if kw, ok := c.Get(key); !ok || !slices.Equal(kw, []string{"電子契約"}) {
 		t.Fatalf("get %v %v", kw, ok)
 	}
-	if tmp := tempFiles(t, c.dir); len(tmp) > 0 {
+	if tmp := researchtest.TempFiles(t, c.dir); len(tmp) > 0 {
 		t.Errorf("temp files %v", tmp)
 	}
 	later := NewKeywordCache(c.dir, func() time.Time { return now.Add(25 * time.Hour) })

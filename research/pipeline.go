@@ -13,24 +13,14 @@ import (
 	"time"
 
 	"lwr/analyzer"
+	"lwr/config"
 	"lwr/index"
 	"lwr/policy"
+	"lwr/research/local"
+	"lwr/research/report"
+	"lwr/research/understand"
 	"lwr/web"
 )
-
-// LocalSearcher runs a local search with the policies applied: through
-// the daemon when one answers, else on the index (cmd's searchLocal).
-type LocalSearcher interface {
-	SearchLocal(ctx context.Context, q index.Query, ws WireSearch, ignorePreference bool) (*Local, error)
-}
-
-// LocalFunc is a function that is a LocalSearcher.
-type LocalFunc func(ctx context.Context, q index.Query, ws WireSearch, ignorePreference bool) (*Local, error)
-
-// SearchLocal calls f.
-func (f LocalFunc) SearchLocal(ctx context.Context, q index.Query, ws WireSearch, ignorePreference bool) (*Local, error) {
-	return f(ctx, q, ws, ignorePreference)
-}
 
 // WebSearcher searches the web; *web.Searcher is one.
 type WebSearcher interface {
@@ -49,12 +39,6 @@ type WebCache interface {
 // providers run.
 type CacheOpener func(readOnly bool) (WebCache, error)
 
-// Limits of Phase B (seed 000).
-const (
-	LocalMaxFiles = 8
-	LocalMaxChars = 800
-)
-
 // ErrEmptyQuery is returned for a query with no words (besides skip words).
 var ErrEmptyQuery = errors.New("the research query is empty")
 
@@ -69,7 +53,7 @@ type Options struct {
 	// SkipWeb is --skip-web; skip words in the query also set it.
 	SkipWeb bool
 	// Understanding is the query understanding mode.
-	Understanding UnderstandingMode
+	Understanding understand.Mode
 	// Dictionary is the synonym dictionary (default + user); nil means
 	// the embedded default. Only read when Understanding is not off.
 	Dictionary *analyzer.Synonyms
@@ -85,7 +69,12 @@ type Options struct {
 	// Timestamp names the report; zero means Now().
 	Timestamp time.Time
 
-	Local LocalSearcher
+	// Local searches the source root (through the daemon or in this
+	// process); the research does not close it.
+	Local local.Searcher
+	// LocalLimit and DeepLimit bound the searches of Phase B and C
+	// (config's research limits when zero).
+	LocalLimit, DeepLimit Limit
 	// Web is nil when no web provider is configured.
 	Web WebSearcher
 	// Cache is nil for no web cache.
@@ -115,7 +104,20 @@ func (o Options) withDefaults() Options {
 	}
 	o.Timestamp = o.Timestamp.UTC().Truncate(time.Second)
 	if o.Understanding == "" {
-		o.Understanding = UnderstandOff
+		o.Understanding = understand.Off
+	}
+	d := config.DefaultResearch()
+	if o.LocalLimit.Files <= 0 {
+		o.LocalLimit.Files = d.LocalMaxFiles
+	}
+	if o.LocalLimit.Chars <= 0 {
+		o.LocalLimit.Chars = d.LocalMaxChars
+	}
+	if o.DeepLimit.Files <= 0 {
+		o.DeepLimit.Files = d.DeepMaxFiles
+	}
+	if o.DeepLimit.Chars <= 0 {
+		o.DeepLimit.Chars = d.DeepMaxChars
 	}
 	if o.MaxResults <= 0 {
 		o.MaxResults = web.DefaultMaxResults
@@ -127,6 +129,11 @@ func (o Options) withDefaults() Options {
 		o.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	return o
+}
+
+// Limit bounds a local search: files, and characters per snippet.
+type Limit struct {
+	Files, Chars int
 }
 
 // Timings are how long each phase took.
@@ -154,22 +161,25 @@ func (t Timings) Millis() map[string]float64 {
 // currentness file (currentness_policy_invalid, no fallback answer), an
 // invalid preferences file, both searches failing, or no evidence at all.
 func Research(ctx context.Context, opts Options) (*Report, Timings, error) {
+	if opts.Local == nil {
+		return nil, Timings{}, &report.Failure{Reason: report.ReasonInvalidInput, Err: errors.New("research: no local searcher")}
+	}
 	opts = opts.withDefaults()
 	var tm Timings
 	start := time.Now()
 	log := opts.Logger
 
 	// Phase A: preflight.
-	r := &Report{Query: strings.TrimSpace(opts.Query), Timestamp: opts.Timestamp, SchemaVersion: SchemaVersion10, IgnorePreference: opts.IgnorePreference}
+	r := &Report{Query: strings.TrimSpace(opts.Query), Timestamp: opts.Timestamp, SchemaVersion: report.SchemaVersion10, IgnorePreference: opts.IgnorePreference}
 	if opts.Model != "" {
-		r.SchemaVersion, r.Model = SchemaVersion11, opts.Model
+		r.SchemaVersion, r.Model = report.SchemaVersion11, opts.Model
 	}
-	r.SkipWord = SkipWebWord(r.Query)
+	r.SkipWord = understand.SkipWebWord(r.Query)
 	r.SkipWeb = opts.SkipWeb || r.SkipWord != ""
-	r.SearchQuery = StripSkipWords(r.Query)
+	r.SearchQuery = understand.StripSkipWords(r.Query)
 	q, err := index.ParseQuery(r.SearchQuery)
 	if err != nil {
-		return nil, tm, &Failure{Reason: ReasonInvalidInput, Err: fmt.Errorf("%w: give the words to research besides %s", ErrEmptyQuery, strings.Join(SkipWebWords, ", "))}
+		return nil, tm, &report.Failure{Reason: report.ReasonInvalidInput, Err: fmt.Errorf("%w: give the words to research besides %s", ErrEmptyQuery, strings.Join(understand.SkipWebWords, ", "))}
 	}
 	root := opts.SourceRoot
 	if abs, err := filepath.Abs(root); err == nil {
@@ -180,16 +190,15 @@ func Research(ctx context.Context, opts Options) (*Report, Timings, error) {
 		r.SourceExists = true
 	}
 	if r.SourceExists {
-		if _, err := policy.LoadCurrentness(root); err != nil {
-			return nil, tm, &Failure{Reason: ReasonCurrentnessInvalid, Err: err}
-		}
-		if !opts.IgnorePreference {
-			if _, err := policy.LoadPreferences(root); err != nil {
-				return nil, tm, &Failure{Reason: ReasonPreferencesInvalid, Err: fmt.Errorf("%w (or pass --ignore-source-preference to research without it)", err)}
+		// The policies in force: an invalid file stops the research here,
+		// before the web is asked.
+		if _, err := opts.Local.Policies(ctx, opts.IgnorePreference); err != nil {
+			if f := policyFailure(err); f != nil {
+				return nil, tm, f
 			}
 		}
 	}
-	r.Understanding = Understand(r.SearchQuery, opts.Understanding, opts.Dictionary)
+	r.Understanding = understand.Query(r.SearchQuery, opts.Understanding, opts.Dictionary)
 	tm.Preflight = time.Since(start)
 
 	// Phase B: local and web at once.
@@ -213,20 +222,20 @@ func Research(ctx context.Context, opts Options) (*Report, Timings, error) {
 	wg.Wait()
 	cancel()
 	if err := ctx.Err(); err != nil {
-		return nil, tm, &Failure{Reason: ReasonCanceled, Err: err}
+		return nil, tm, &report.Failure{Reason: report.ReasonCanceled, Err: err}
 	}
 	if localErr != nil {
 		return nil, tm, localErr
 	}
-	webUsable := (r.Web.Status == StatusOK || r.Web.Status == StatusPartial) && len(r.Web.Hits) > 0
-	if r.Local.Status == StatusError && !webUsable {
+	webUsable := (r.Web.Status == report.StatusOK || r.Web.Status == report.StatusPartial) && len(r.Web.Hits) > 0
+	if r.Local.Status == report.StatusError && !webUsable {
 		why := "Web検索なし"
-		if r.Web.Status == StatusError {
+		if r.Web.Status == report.StatusError {
 			why = "Web検索も失敗: " + r.Web.Error
-		} else if r.Web.Status == StatusEmpty {
+		} else if r.Web.Status == report.StatusEmpty {
 			why = "Web検索は該当なし"
 		}
-		return nil, tm, &Failure{Reason: ReasonSearchFailed, Err: fmt.Errorf("ローカル検索もWeb検索も使えないため調査を中止しました（ローカル検索: %s; %s）", r.Local.Error, why)}
+		return nil, tm, &report.Failure{Reason: report.ReasonSearchFailed, Err: fmt.Errorf("ローカル検索もWeb検索も使えないため調査を中止しました（ローカル検索: %s; %s）", r.Local.Error, why)}
 	}
 
 	// Phase C: deep-drill.
@@ -234,10 +243,10 @@ func Research(ctx context.Context, opts Options) (*Report, Timings, error) {
 	deepDrill(ctx, opts, r)
 	tm.Deep = time.Since(t0)
 	if err := ctx.Err(); err != nil {
-		return nil, tm, &Failure{Reason: ReasonCanceled, Err: err}
+		return nil, tm, &report.Failure{Reason: report.ReasonCanceled, Err: err}
 	}
 	if len(r.Local.Hits)+len(r.Web.Hits)+len(r.Deep.Hits) == 0 {
-		return nil, tm, &Failure{Reason: ReasonNoEvidence, Err: errors.New(noEvidenceSentence(r))}
+		return nil, tm, &report.Failure{Reason: report.ReasonNoEvidence, Err: errors.New(noEvidenceSentence(r))}
 	}
 
 	// Phase D: the conclusion.
@@ -251,75 +260,86 @@ func Research(ctx context.Context, opts Options) (*Report, Timings, error) {
 
 // noEvidenceSentence says why there is nothing to report.
 func noEvidenceSentence(r *Report) string {
-	local := SentenceLocalEmpty
+	localPart := report.SentenceLocalEmpty
 	if !r.SourceExists {
-		local = MissingRootSentence
+		localPart = local.MissingRootSentence
 	}
-	webPart := map[string]string{
-		StatusSkipped: SentenceWebSkippedByUser, StatusUnconfigured: SentenceWebUnconfigured,
-		StatusEmpty: SentenceWebEmpty, StatusError: SentenceWebFailed,
+	webPart := map[report.Status]string{
+		report.StatusSkipped: report.SentenceWebSkippedByUser, report.StatusUnconfigured: report.SentenceWebUnconfigured,
+		report.StatusEmpty: report.SentenceWebEmpty, report.StatusError: report.SentenceWebFailed,
 	}[r.Web.Status]
 	if webPart == "" {
-		webPart = SentenceWebEmpty
+		webPart = report.SentenceWebEmpty
 	}
-	return "報告できる情報がありません: " + local + "。" + webPart + "。検索語を見直すか、Web検索を有効にしてください"
+	return "報告できる情報がありません: " + localPart + "。" + webPart + "。検索語を見直すか、Web検索を有効にしてください"
+}
+
+// policyFailure is the failure of an invalid policy file, nil for other
+// errors.
+func policyFailure(err error) *report.Failure {
+	switch {
+	case errors.Is(err, policy.ErrCurrentnessInvalid):
+		return &report.Failure{Reason: report.ReasonCurrentnessInvalid, Err: err}
+	case errors.Is(err, policy.ErrPreferencesInvalid):
+		return &report.Failure{Reason: report.ReasonPreferencesInvalid, Err: fmt.Errorf("%w (or pass --ignore-source-preference to research without it)", err)}
+	}
+	return nil
 }
 
 // searchLocalPhase is Phase B's local search. A policy error stops the
 // research; other errors make the local status "error".
 func searchLocalPhase(ctx context.Context, opts Options, r *Report, q index.Query) error {
-	r.Local = LocalPhase{Status: StatusEmpty}
+	r.Local = LocalPhase{Status: report.StatusEmpty}
 	if !r.SourceExists {
-		r.Local.Message = MissingRootSentence
+		r.Local.Message = local.MissingRootSentence
 		return nil
 	}
-	ws := WireSearch{Mode: index.Ranked.String(), Limit: LocalMaxFiles, MaxChars: LocalMaxChars, Synonyms: r.Understanding.Synonyms}
+	req := local.Request{Query: q, Mode: index.Ranked, Limit: opts.LocalLimit.Files, MaxChars: opts.LocalLimit.Chars,
+		Synonyms: r.Understanding.Synonyms, IgnorePreference: opts.IgnorePreference}
 	// A daemon still building the index answers ErrSyncing: wait for it
 	// a while rather than research without the local documents.
 	deadline := time.Now().Add(opts.SyncWait)
-	l, err := opts.Local.SearchLocal(ctx, q, ws, opts.IgnorePreference)
-	for errors.Is(err, ErrSyncing) && time.Now().Before(deadline) {
+	l, err := opts.Local.Search(ctx, req)
+	for errors.Is(err, local.ErrSyncing) && time.Now().Before(deadline) {
 		select {
 		case <-ctx.Done():
-			return &Failure{Reason: ReasonCanceled, Err: ctx.Err()}
+			return &report.Failure{Reason: report.ReasonCanceled, Err: ctx.Err()}
 		case <-time.After(250 * time.Millisecond):
 		}
-		l, err = opts.Local.SearchLocal(ctx, q, ws, opts.IgnorePreference)
+		l, err = opts.Local.Search(ctx, req)
+	}
+	if f := policyFailure(err); f != nil {
+		return f
 	}
 	switch {
-	case errors.Is(err, policy.ErrCurrentnessInvalid):
-		return &Failure{Reason: ReasonCurrentnessInvalid, Err: err}
-	case errors.Is(err, policy.ErrPreferencesInvalid):
-		return &Failure{Reason: ReasonPreferencesInvalid, Err: err}
-	case errors.Is(err, ErrSyncing), errors.Is(err, ErrNotAnswering), errors.Is(err, index.ErrLocked):
+	case errors.Is(err, local.ErrSyncing), errors.Is(err, local.ErrNotAnswering), errors.Is(err, index.ErrLocked):
 		// Busy, not broken: the user tries again (exit 3) rather than
 		// getting a report without the local documents.
-		return &Failure{Reason: ReasonIndexBusy, Err: err}
+		return &report.Failure{Reason: report.ReasonIndexBusy, Err: err}
 	case err != nil:
 		if ctx.Err() != nil {
-			return &Failure{Reason: ReasonCanceled, Err: ctx.Err()}
+			return &report.Failure{Reason: report.ReasonCanceled, Err: ctx.Err()}
 		}
-		r.Local.Status, r.Local.Error = StatusError, err.Error()
+		r.Local.Status, r.Local.Error = report.StatusError, err.Error()
 		return nil
 	}
 	r.Local.Hits = hitsOf(l, "L", nil)
-	r.Local.Scanned, r.Local.Total, r.Local.Message, r.Local.Policy = l.Result.Scanned, l.Result.Total, l.Message, l.Policies
+	r.Local.Scanned, r.Local.Total, r.Local.Message, r.Local.Policy = l.Scanned, l.Total, l.Message, l.Policies
 	if len(r.Local.Hits) > 0 {
-		r.Local.Status = StatusOK
+		r.Local.Status = report.StatusOK
 	}
 	return nil
 }
 
 // hitsOf turns a local search into hits numbered prefix1…, leaving out
 // the paths of skip.
-func hitsOf(l *Local, prefix string, skip map[string]bool) []Hit {
+func hitsOf(l *local.Result, prefix string, skip map[string]bool) []Hit {
 	var hits []Hit
-	root := l.Root
-	for i, m := range l.Result.Matches {
+	for i, m := range l.Matches {
 		if skip[m.Path] {
 			continue
 		}
-		h := Hit{Ref: fmt.Sprintf("%s%d", prefix, len(hits)+1), Path: m.Path, Abs: filepath.Join(root, filepath.FromSlash(m.Path)), Match: m}
+		h := Hit{Ref: fmt.Sprintf("%s%d", prefix, len(hits)+1), Path: m.Path, Abs: filepath.Join(l.Root, filepath.FromSlash(m.Path)), Match: m}
 		if i < len(l.Annotations) {
 			h.Ext = l.Annotations[i]
 		}
@@ -333,10 +353,10 @@ func searchWebPhase(ctx context.Context, opts Options, r *Report) {
 	log := opts.Logger
 	switch {
 	case r.SkipWeb:
-		r.Web = WebPhase{Status: StatusSkipped, Cache: "off"}
+		r.Web = WebPhase{Status: report.StatusSkipped, Cache: "off"}
 		return
 	case opts.Web == nil:
-		r.Web = WebPhase{Status: StatusUnconfigured, Cache: "off"}
+		r.Web = WebPhase{Status: report.StatusUnconfigured, Cache: "off"}
 		return
 	}
 	intent := r.Understanding.Intent
@@ -373,7 +393,7 @@ func searchWebPhase(ctx context.Context, opts Options, r *Report) {
 		var err error
 		res, err = opts.Web.Search(ctx, req)
 		if err != nil {
-			r.Web.Status, r.Web.Error = StatusError, err.Error()
+			r.Web.Status, r.Web.Error = report.StatusError, err.Error()
 			return
 		}
 		if opts.Cache != nil {
@@ -391,22 +411,24 @@ func searchWebPhase(ctx context.Context, opts Options, r *Report) {
 	switch {
 	case r.Web.Cache == "negative":
 		// A remembered error or empty search counts as empty (seed 000).
-		r.Web.Status = StatusEmpty
-	case res.Status == web.StatusOK, res.Status == web.StatusPartial:
-		r.Web.Status = string(res.Status)
+		r.Web.Status = report.StatusEmpty
+	case res.Status == web.StatusOK:
+		r.Web.Status = report.StatusOK
+	case res.Status == web.StatusPartial:
+		r.Web.Status = report.StatusPartial
 	case res.Status == web.StatusError:
-		r.Web.Status, r.Web.Error = StatusError, res.ErrorMessage()
+		r.Web.Status, r.Web.Error = report.StatusError, res.ErrorMessage()
 	default:
-		r.Web.Status = StatusEmpty
+		r.Web.Status = report.StatusEmpty
 	}
-	if r.Web.Status != StatusOK && r.Web.Status != StatusPartial {
+	if r.Web.Status != report.StatusOK && r.Web.Status != report.StatusPartial {
 		return
 	}
 	for i, e := range res.Entries {
 		r.Web.Hits = append(r.Web.Hits, WebHit{Ref: fmt.Sprintf("W%d", i+1), Entry: e})
 	}
 	if len(r.Web.Hits) == 0 {
-		r.Web.Status = StatusEmpty
+		r.Web.Status = report.StatusEmpty
 	}
 }
 
@@ -414,29 +436,29 @@ func searchWebPhase(ctx context.Context, opts Options, r *Report) {
 // local index but not in the query, searched again without Phase B's
 // files.
 func deepDrill(ctx context.Context, opts Options, r *Report) {
-	r.Deep = DeepPhase{Status: StatusSkipped, Keywords: []string{}}
-	skip := func(reason string) { r.Deep.SkipReason = reason }
+	r.Deep = DeepPhase{Status: report.StatusSkipped, Keywords: []string{}}
+	skip := func(reason report.DeepSkip) { r.Deep.SkipReason = reason }
 	switch {
 	case r.SkipWeb:
-		skip(DeepSkipUser)
+		skip(report.DeepSkipUser)
 		return
-	case r.Web.Status == StatusUnconfigured:
-		skip(DeepSkipWebNone)
+	case r.Web.Status == report.StatusUnconfigured:
+		skip(report.DeepSkipWebNone)
 		return
-	case r.Web.Status == StatusError:
-		skip(DeepSkipWebError)
+	case r.Web.Status == report.StatusError:
+		skip(report.DeepSkipWebError)
 		return
-	case r.Web.Status != StatusOK && r.Web.Status != StatusPartial, len(r.Web.Hits) == 0:
-		skip(DeepSkipWebEmpty)
+	case r.Web.Status != report.StatusOK && r.Web.Status != report.StatusPartial, len(r.Web.Hits) == 0:
+		skip(report.DeepSkipWebEmpty)
 		return
 	case !r.SourceExists:
-		skip(DeepSkipNoRoot)
+		skip(report.DeepSkipNoRoot)
 		return
-	case r.Local.Status == StatusError:
-		skip(DeepSkipLocalError)
+	case r.Local.Status == report.StatusError:
+		skip(report.DeepSkipLocalError)
 		return
 	case r.Local.Scanned > 0 && len(r.Local.Hits) == r.Local.Scanned:
-		skip(DeepSkipAllMatched)
+		skip(report.DeepSkipAllMatched)
 		return
 	}
 	var titles, snippets []string
@@ -464,7 +486,7 @@ func deepDrill(ctx context.Context, opts Options, r *Report) {
 		cands = cands[:maxChecked]
 	}
 	if len(cands) == 0 {
-		skip(DeepSkipNoKeywords)
+		skip(report.DeepSkipNoKeywords)
 		return
 	}
 	// Which candidates occur in the local index: one search for all of
@@ -473,13 +495,13 @@ func deepDrill(ctx context.Context, opts Options, r *Report) {
 	for _, c := range cands {
 		check.Words = append(check.Words, index.Word{Text: c})
 	}
-	found, err := opts.Local.SearchLocal(ctx, check, WireSearch{Mode: index.Ranked.String(), Limit: 10, MaxChars: 200}, opts.IgnorePreference)
+	found, err := opts.Local.Search(ctx, local.Request{Query: check, Mode: index.Ranked, Limit: 10, MaxChars: 200, NoHighlights: true, IgnorePreference: opts.IgnorePreference})
 	if err != nil {
-		r.Deep.Status, r.Deep.Error = StatusError, err.Error()
+		r.Deep.Status, r.Deep.Error = report.StatusError, err.Error()
 		return
 	}
 	var texts []string
-	for _, m := range found.Result.Matches {
+	for _, m := range found.Matches {
 		texts = append(texts, analyzer.Fold(m.Passage+"\n"+m.Title))
 	}
 	for _, h := range r.Local.Hits {
@@ -498,7 +520,7 @@ func deepDrill(ctx context.Context, opts Options, r *Report) {
 		}
 	}
 	if len(r.Deep.Keywords) == 0 {
-		skip(DeepSkipNoKeywords)
+		skip(report.DeepSkipNoKeywords)
 		return
 	}
 	exclude := make([]string, 0, len(r.Local.Hits))
@@ -511,17 +533,17 @@ func deepDrill(ctx context.Context, opts Options, r *Report) {
 	for _, k := range r.Deep.Keywords {
 		dq.Words = append(dq.Words, index.Word{Text: k})
 	}
-	l, err := opts.Local.SearchLocal(ctx, dq, WireSearch{Mode: index.Ranked.String(), Limit: DeepMaxFiles, MaxChars: DeepMaxChars, Exclude: exclude}, opts.IgnorePreference)
+	l, err := opts.Local.Search(ctx, local.Request{Query: dq, Mode: index.Ranked, Limit: opts.DeepLimit.Files, MaxChars: opts.DeepLimit.Chars, Exclude: exclude, IgnorePreference: opts.IgnorePreference})
 	if err != nil {
-		r.Deep.Status, r.Deep.Error = StatusError, err.Error()
+		r.Deep.Status, r.Deep.Error = report.StatusError, err.Error()
 		return
 	}
 	r.Deep.Hits = hitsOf(l, "DL", prior)
-	if len(r.Deep.Hits) > DeepMaxFiles {
-		r.Deep.Hits = r.Deep.Hits[:DeepMaxFiles]
+	if len(r.Deep.Hits) > opts.DeepLimit.Files {
+		r.Deep.Hits = r.Deep.Hits[:opts.DeepLimit.Files]
 	}
-	r.Deep.Status = StatusEmpty
+	r.Deep.Status = report.StatusEmpty
 	if len(r.Deep.Hits) > 0 {
-		r.Deep.Status = StatusOK
+		r.Deep.Status = report.StatusOK
 	}
 }

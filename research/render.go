@@ -4,90 +4,20 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"lwr/policy"
+	"lwr/research/local"
+	"lwr/research/report"
+	"lwr/research/understand"
 	"lwr/web"
 )
 
-// esc makes text from documents, records and the web safe in Markdown:
-// it is data, never instructions (policy.Escape: no link, tag, table cell
-// or code span can form, control and invisible characters are shown).
-func esc(s string) string { return policy.Escape(s) }
-
-// mdURL makes an https URL safe as a Markdown link target.
-func mdURL(u string) string {
-	var b strings.Builder
-	for i := 0; i < len(u); i++ {
-		c := u[i]
-		if c <= ' ' || c == 0x7f || strings.IndexByte("()<>[]\"`|\\{}^", c) >= 0 {
-			fmt.Fprintf(&b, "%%%02X", c)
-			continue
-		}
-		b.WriteByte(c)
-	}
-	return b.String()
-}
-
-// pathTarget is an absolute path as a Markdown link target: as it is, or
-// in <…> when it holds characters that would end the target.
-func pathTarget(p string) string {
-	if strings.ContainsAny(p, " ()<>\t") {
-		return "<" + strings.NewReplacer("<", "%3C", ">", "%3E").Replace(p) + ">"
-	}
-	return p
-}
-
-// VSCodeURI is vscode://file/<absolute path, percent-encoded except
-// '/'>:<line>.
-func VSCodeURI(abs string, line int) string {
-	var b strings.Builder
-	b.WriteString("vscode://file/")
-	p := strings.ReplaceAll(abs, "\\", "/")
-	p = strings.TrimPrefix(p, "/")
-	for i := 0; i < len(p); i++ {
-		c := p[i]
-		if c == '/' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~' {
-			b.WriteByte(c)
-			continue
-		}
-		fmt.Fprintf(&b, "%%%02X", c)
-	}
-	fmt.Fprintf(&b, ":%d", line)
-	return b.String()
-}
-
-// Citation is the local citation of SPEC §7.4:
-// [<file name>](<absolute path>#L<s>-L<e>) (L<s>-L<e>) [VS Codeで開く](vscode://file/…:<s>).
-func Citation(name, abs string, start, end int) string {
-	abs = strings.ReplaceAll(abs, "\\", "/")
-	return fmt.Sprintf("[%s](%s) (L%d-L%d) [VS Codeで開く](%s)", esc(name), pathTarget(fmt.Sprintf("%s#L%d-L%d", abs, start, end)), start, end, VSCodeURI(abs, start))
-}
-
-// fence returns a code fence longer than any backtick run in s.
-func fence(s string) string {
-	longest, run := 0, 0
-	for _, r := range s {
-		if r == '`' {
-			run++
-			longest = max(longest, run)
-		} else {
-			run = 0
-		}
-	}
-	return strings.Repeat("`", max(3, longest+1))
-}
-
-// quoteBlock is the snippet as cited: the exact text in a fenced block.
-func quoteBlock(b *bytes.Buffer, snippet string) {
-	f := fence(snippet)
-	fmt.Fprintf(b, "%stext\n%s\n%s\n", f, strings.TrimRight(snippet, "\n"), f)
-}
-
 // webLink is [タイトル](https://…)（参照日: YYYY-MM-DD） and the freshness label.
 func webLink(e web.Entry) string {
-	s := fmt.Sprintf("[%s](%s)（参照日: %s）", esc(e.Title), mdURL(e.URL), e.FetchedAt.UTC().Format("2006-01-02"))
+	s := fmt.Sprintf("[%s](%s)（参照日: %s）", report.Text(e.Title), report.URL(e.URL), e.FetchedAt.UTC().Format("2006-01-02"))
 	if l := e.Freshness.String(); l != "" {
 		s += " " + l
 	}
@@ -99,25 +29,25 @@ func webLink(e web.Entry) string {
 func Render(r *Report) ([]byte, error) {
 	var b bytes.Buffer
 	ts := r.Timestamp.UTC()
-	fmt.Fprintf(&b, "# 調査レポート: %s\n\n", esc(r.Query))
+	fmt.Fprintf(&b, "# 調査レポート: %s\n\n", report.Text(r.Query))
 	fmt.Fprintf(&b, "- 調査日時: %s（UTC）\n", ts.Format(time.RFC3339))
-	fmt.Fprintf(&b, "- 資料ルート: %s\n", esc(r.SourceRoot))
+	fmt.Fprintf(&b, "- 資料ルート: %s\n", report.Text(r.SourceRoot))
 	fmt.Fprintf(&b, "- クエリ理解: %s\n", understandingLine(r.Understanding))
 	fmt.Fprintf(&b, "- 検索状況: ローカル %s / Web %s / 深堀り %s\n", r.Local.Status, r.Web.Status, r.Deep.Status)
 	if r.IgnorePreference {
-		fmt.Fprintf(&b, "- %s（過去時点・旧版の質問: 旧値は当時の値としてのみ引用）\n", policy.PreferenceIgnoredLine)
+		fmt.Fprintf(&b, "- %s（過去時点・旧版の質問: 旧値は当時の値としてのみ引用）\n", local.PreferenceIgnoredLine)
 	}
 	b.WriteString("\n")
 
 	// 1. Local.
-	fmt.Fprintf(&b, "## %s\n\n", sections[0].Title)
+	fmt.Fprintf(&b, "## %s\n\n", report.Sections[0].Title)
 	switch {
 	case !r.SourceExists:
-		fmt.Fprintf(&b, "%s（%s）\n\n%s\n\n", MissingRootSentence, esc(r.SourceRoot), SentenceLocalEmpty)
-	case r.Local.Status == StatusError:
-		fmt.Fprintf(&b, "%s（%s）\n\n%s\n\n", SentenceLocalFailed, esc(cut(r.Local.Error, 300)), SentenceLocalEmpty)
+		fmt.Fprintf(&b, "%s（%s）\n\n%s\n\n", local.MissingRootSentence, report.Text(r.SourceRoot), report.SentenceLocalEmpty)
+	case r.Local.Status == report.StatusError:
+		fmt.Fprintf(&b, "%s（%s）\n\n%s\n\n", report.SentenceLocalFailed, report.Text(report.Cut(r.Local.Error, 300)), report.SentenceLocalEmpty)
 	case len(r.Local.Hits) == 0:
-		fmt.Fprintf(&b, "%s（索引済み %dファイル）\n\n", SentenceLocalEmpty, r.Local.Scanned)
+		fmt.Fprintf(&b, "%s（索引済み %dファイル）\n\n", report.SentenceLocalEmpty, r.Local.Scanned)
 	default:
 		fmt.Fprintf(&b, "ローカル検索: %d件（索引済み %dファイル、該当 %dファイル）。版・関係・現行性は資料の本文と資料ルートの .research-policy/ による（更新日時は使わない）。\n\n", len(r.Local.Hits), r.Local.Scanned, r.Local.Total)
 		for _, h := range r.Local.Hits {
@@ -126,31 +56,31 @@ func Render(r *Report) ([]byte, error) {
 	}
 
 	// 2. Web.
-	fmt.Fprintf(&b, "## %s\n\n", sections[1].Title)
+	fmt.Fprintf(&b, "## %s\n\n", report.Sections[1].Title)
 	renderWeb(&b, r)
 
 	// 3. Deep-drill.
-	fmt.Fprintf(&b, "## %s\n\n", sections[2].Title)
+	fmt.Fprintf(&b, "## %s\n\n", report.Sections[2].Title)
 	renderDeep(&b, r)
 
 	// 4. Conclusion.
-	fmt.Fprintf(&b, "## %s\n\n", sections[3].Title)
+	fmt.Fprintf(&b, "## %s\n\n", report.Sections[3].Title)
 	renderConclusion(&b, r)
 
 	// 5. Sources.
-	fmt.Fprintf(&b, "## %s\n\n", sections[4].Title)
+	fmt.Fprintf(&b, "## %s\n\n", report.Sections[4].Title)
 	for _, h := range r.Local.Hits {
-		fmt.Fprintf(&b, "- [%s] %s — %s\n", h.Ref, Citation(h.Name(), h.Abs, h.Match.StartLine, h.Match.EndLine), esc(h.Path))
+		fmt.Fprintf(&b, "- [%s] %s — %s\n", h.Ref, report.Citation(h.Name(), h.Abs, h.Match.StartLine, h.Match.EndLine), report.Text(h.Path))
 	}
 	for _, w := range r.Web.Hits {
 		fmt.Fprintf(&b, "- [%s] %s\n", w.Ref, webLink(w.Entry))
 	}
 	for _, h := range r.Deep.Hits {
-		fmt.Fprintf(&b, "- [%s] %s — %s\n", h.Ref, Citation(h.Name(), h.Abs, h.Match.StartLine, h.Match.EndLine), esc(h.Path))
+		fmt.Fprintf(&b, "- [%s] %s — %s\n", h.Ref, report.Citation(h.Name(), h.Abs, h.Match.StartLine, h.Match.EndLine), report.Text(h.Path))
 	}
 	b.WriteString("\n")
 
-	comment, err := CommentJSON(r)
+	comment, err := commentJSON(r)
 	if err != nil {
 		return nil, err
 	}
@@ -160,8 +90,8 @@ func Render(r *Report) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-func understandingLine(u Understanding) string {
-	if u.Mode == UnderstandOff {
+func understandingLine(u understand.Result) string {
+	if u.Mode == understand.Off {
 		return "off（意図: default）"
 	}
 	s := fmt.Sprintf("%s（意図: %s、同義語: ", u.Mode, u.Intent)
@@ -170,7 +100,7 @@ func understandingLine(u Understanding) string {
 	} else {
 		parts := make([]string, len(u.Synonyms))
 		for i, w := range u.Synonyms {
-			parts[i] = esc(w)
+			parts[i] = report.Text(w)
 		}
 		s += strings.Join(parts, "、")
 	}
@@ -187,21 +117,21 @@ func understandingLine(u Understanding) string {
 // and what the policies say of it.
 func renderHit(b *bytes.Buffer, h Hit) {
 	m := h.Match
-	fmt.Fprintf(b, "### [%s] %s\n\n", h.Ref, esc(h.Name()))
-	fmt.Fprintf(b, "%s\n\n", Citation(h.Name(), h.Abs, m.StartLine, m.EndLine))
-	quoteBlock(b, m.Snippet)
+	fmt.Fprintf(b, "### [%s] %s\n\n", h.Ref, report.Text(h.Name()))
+	fmt.Fprintf(b, "%s\n\n", report.Citation(h.Name(), h.Abs, m.StartLine, m.EndLine))
+	b.WriteString(report.QuoteBlock(m.Snippet))
 	b.WriteString("\n")
-	fmt.Fprintf(b, "- 資料: %s（%s）\n", esc(h.Path), esc(m.Title))
-	fmt.Fprintf(b, "- 版: %s\n", esc(h.Edition()))
+	fmt.Fprintf(b, "- 資料: %s（%s）\n", report.Text(h.Path), report.Text(m.Title))
+	fmt.Fprintf(b, "- 版: %s\n", report.Text(h.Edition()))
 	if p := h.Ext.Preferred; p != nil {
 		s := "優先資料"
 		if p.Label != "" {
-			s += "（指定: " + esc(p.Label) + "）"
+			s += "（指定: " + report.Text(p.Label) + "）"
 		}
 		fmt.Fprintf(b, "- 優先指定: %s\n", s)
 	}
 	for _, rel := range h.Ext.Relations {
-		fmt.Fprintf(b, "- 関係: %s %s\n", rel.Kind.Label(), esc(rel.Path))
+		fmt.Fprintf(b, "- 関係: %s %s\n", rel.Kind.Label(), report.Text(rel.Path))
 	}
 	for _, rec := range h.Ext.Currentness {
 		fmt.Fprintf(b, "- %s\n", recordLine(rec))
@@ -212,23 +142,23 @@ func renderHit(b *bytes.Buffer, h Hit) {
 // recordLine shows a currentness record, its text escaped.
 func recordLine(r policy.ExtRecord) string {
 	var s strings.Builder
-	fmt.Fprintf(&s, "現行性[%s]: %s（%s）", esc(r.ID), r.Meaning.Label, esc(string(r.Action)))
+	fmt.Fprintf(&s, "現行性[%s]: %s（%s）", report.Text(r.ID), r.Meaning.Label, report.Text(string(r.Action)))
 	if r.MatchedText != "" {
-		fmt.Fprintf(&s, " 該当「%s」", esc(r.MatchedText))
+		fmt.Fprintf(&s, " 該当「%s」", report.Text(r.MatchedText))
 	}
 	if v := r.Verified; v != nil {
 		if v.Value != "" {
-			fmt.Fprintf(&s, "; 確認済みの値「%s」", esc(v.Value))
+			fmt.Fprintf(&s, "; 確認済みの値「%s」", report.Text(v.Value))
 		}
 		if v.EffectiveFrom != "" {
-			fmt.Fprintf(&s, "; 施行 %s", esc(v.EffectiveFrom))
+			fmt.Fprintf(&s, "; 施行 %s", report.Text(v.EffectiveFrom))
 		}
 		if v.Scope != "" {
-			fmt.Fprintf(&s, "; 範囲: %s", esc(v.Scope))
+			fmt.Fprintf(&s, "; 範囲: %s", report.Text(v.Scope))
 		}
 	}
 	if r.CheckedAt != "" {
-		fmt.Fprintf(&s, "; 確認 %s", esc(r.CheckedAt))
+		fmt.Fprintf(&s, "; 確認 %s", report.Text(r.CheckedAt))
 	}
 	for i, src := range r.Sources {
 		if i == 0 {
@@ -237,15 +167,15 @@ func recordLine(r policy.ExtRecord) string {
 			s.WriteString(" / ")
 		}
 		if src.Title != "" {
-			s.WriteString(esc(src.Title) + " ")
+			s.WriteString(report.Text(src.Title) + " ")
 		}
-		s.WriteString(esc(mdURL(src.URL)))
+		s.WriteString(report.Text(report.URL(src.URL)))
 	}
 	if r.Unverified != "" {
-		fmt.Fprintf(&s, "; 未確認: %s", esc(r.Unverified))
+		fmt.Fprintf(&s, "; 未確認: %s", report.Text(r.Unverified))
 	}
 	if r.Note != "" {
-		fmt.Fprintf(&s, "; 注記: %s", esc(r.Note))
+		fmt.Fprintf(&s, "; 注記: %s", report.Text(r.Note))
 	}
 	if r.Stale {
 		s.WriteString("; 状態: stale（照合後に資料が変更: 要再確認）")
@@ -256,21 +186,21 @@ func recordLine(r policy.ExtRecord) string {
 func renderWeb(b *bytes.Buffer, r *Report) {
 	w := r.Web
 	switch w.Status {
-	case StatusSkipped:
+	case report.StatusSkipped:
 		why := "--skip-web の指定"
 		if r.SkipWord != "" {
 			why = "クエリ中の「" + r.SkipWord + "」"
 		}
-		fmt.Fprintf(b, "%s\n\n- 理由: %s\n\n", SentenceWebSkippedByUser, why)
+		fmt.Fprintf(b, "%s\n\n- 理由: %s\n\n", report.SentenceWebSkippedByUser, why)
 		return
-	case StatusUnconfigured:
-		fmt.Fprintf(b, "%s\n\n- web.providers（または LWR_WEB_PROVIDERS）にプロバイダを設定するか、エージェントが取得した結果を --web-results FILE で渡すとWeb検索を行う。\n\n", SentenceWebUnconfigured)
+	case report.StatusUnconfigured:
+		fmt.Fprintf(b, "%s\n\n- web.providers（または LWR_WEB_PROVIDERS）にプロバイダを設定するか、エージェントが取得した結果を --web-results FILE で渡すとWeb検索を行う。\n\n", report.SentenceWebUnconfigured)
 		return
-	case StatusError:
-		fmt.Fprintf(b, "%s\n\n- 理由: %s\n\n", SentenceWebFailed, esc(cut(w.Error, 300)))
+	case report.StatusError:
+		fmt.Fprintf(b, "%s\n\n- 理由: %s\n\n", report.SentenceWebFailed, report.Text(report.Cut(w.Error, 300)))
 		return
-	case StatusEmpty:
-		fmt.Fprintf(b, "%s", SentenceWebEmpty)
+	case report.StatusEmpty:
+		fmt.Fprintf(b, "%s", report.SentenceWebEmpty)
 		if w.Cache == "negative" {
 			b.WriteString("（ネガティブキャッシュ: 直近の検索で結果なし・失敗）")
 		}
@@ -279,9 +209,9 @@ func renderWeb(b *bytes.Buffer, r *Report) {
 	}
 	res := w.Result
 	cache := map[string]string{"hit": "キャッシュ", "miss": "新規検索", "off": "新規検索（キャッシュなし）", "error": "新規検索（キャッシュ読込不可）"}[w.Cache]
-	fmt.Fprintf(b, "Web検索: %s（%d件、%s、プロバイダ: %s）\n\n", w.Status, len(w.Hits), cache, esc(strings.Join(res.Providers, ", ")))
+	fmt.Fprintf(b, "Web検索: %s（%d件、%s、プロバイダ: %s）\n\n", w.Status, len(w.Hits), cache, report.Text(strings.Join(res.Providers, ", ")))
 	for _, f := range res.Failed {
-		fmt.Fprintf(b, "- 一部失敗: %s\n", esc(f.String()))
+		fmt.Fprintf(b, "- 一部失敗: %s\n", report.Text(f.String()))
 	}
 	fmt.Fprintf(b, "- サニタイズ判定: %s（%s）\n", res.Verdict, res.Flags.String())
 	if res.Verdict == web.Review {
@@ -293,14 +223,14 @@ func renderWeb(b *bytes.Buffer, r *Report) {
 	b.WriteString("\n")
 	for _, h := range w.Hits {
 		e := h.Entry
-		fmt.Fprintf(b, "### [%s] %s\n\n", h.Ref, esc(e.Title))
+		fmt.Fprintf(b, "### [%s] %s\n\n", h.Ref, report.Text(e.Title))
 		fmt.Fprintf(b, "%s\n\n", webLink(e))
 		meta := fmt.Sprintf("- 信頼度: %d", e.Trust)
 		if len(e.TrustReasons) > 0 {
-			meta += "（" + esc(strings.Join(e.TrustReasons, ", ")) + "）"
+			meta += "（" + report.Text(strings.Join(e.TrustReasons, ", ")) + "）"
 		}
 		if len(e.Engines) > 0 {
-			meta += "; 検索エンジン: " + esc(strings.Join(e.Engines, ", "))
+			meta += "; 検索エンジン: " + report.Text(strings.Join(e.Engines, ", "))
 		}
 		if !e.Published.IsZero() {
 			meta += "; 公開日: " + e.Published.UTC().Format("2006-01-02")
@@ -311,7 +241,7 @@ func renderWeb(b *bytes.Buffer, r *Report) {
 		fmt.Fprintf(b, "%s; サニタイズ判定: %s\n\n", meta, res.Verdict)
 		if s := strings.TrimSpace(e.Snippet); s != "" {
 			for _, line := range strings.Split(s, "\n") {
-				fmt.Fprintf(b, "> %s\n", esc(line))
+				fmt.Fprintf(b, "> %s\n", report.Text(line))
 			}
 			b.WriteString("\n")
 		}
@@ -320,22 +250,22 @@ func renderWeb(b *bytes.Buffer, r *Report) {
 
 func renderDeep(b *bytes.Buffer, r *Report) {
 	d := r.Deep
-	if d.Status == StatusSkipped {
-		fmt.Fprintf(b, "%s\n\n", DeepSkippedSentence(d.SkipReason))
+	if d.Status == report.StatusSkipped {
+		fmt.Fprintf(b, "%s\n\n", d.SkipReason.Sentence())
 		return
 	}
-	if d.Status == StatusError {
-		fmt.Fprintf(b, "%s\n\n- 理由: %s\n\n", DeepSkippedSentence(DeepSkipSearchError), esc(cut(d.Error, 300)))
+	if d.Status == report.StatusError {
+		fmt.Fprintf(b, "%s\n\n- 理由: %s\n\n", report.DeepSkipSearchError.Sentence(), report.Text(report.Cut(d.Error, 300)))
 		return
 	}
 	kws := make([]string, len(d.Keywords))
 	for i, k := range d.Keywords {
-		kws[i] = esc(k)
+		kws[i] = report.Text(k)
 	}
 	fmt.Fprintf(b, "深堀りキーワード: %s\n\n", strings.Join(kws, "、"))
 	fmt.Fprintf(b, "- Web結果のタイトル・抜粋（サニタイズ済み）から抽出し、ローカル索引にあり元のクエリにない語。Phase B の %dファイルを除いて再検索した。\n\n", len(r.Local.Hits))
 	if len(d.Hits) == 0 {
-		fmt.Fprintf(b, "%s\n\n", SentenceDeepNoNew)
+		fmt.Fprintf(b, "%s\n\n", report.SentenceDeepNoNew)
 		return
 	}
 	for _, h := range d.Hits {
@@ -347,7 +277,7 @@ func renderConclusion(b *bytes.Buffer, r *Report) {
 	c := r.Conclusion
 	b.WriteString("### 要点\n\n")
 	for _, p := range c.Points {
-		where := esc(p.Where)
+		where := report.Text(p.Where)
 		if p.Line > 0 {
 			where += fmt.Sprintf(" L%d", p.Line)
 		}
@@ -355,18 +285,18 @@ func renderConclusion(b *bytes.Buffer, r *Report) {
 		if len(p.Labels) > 0 {
 			ls := make([]string, len(p.Labels))
 			for i, l := range p.Labels {
-				ls[i] = esc(l)
+				ls[i] = report.Text(l)
 			}
 			labels = "【" + strings.Join(ls, "・") + "】"
 		}
-		fmt.Fprintf(b, "- [%s] %s%s: %s\n", p.Ref, where, labels, esc(p.Text))
+		fmt.Fprintf(b, "- [%s] %s%s: %s\n", p.Ref, where, labels, report.Text(p.Text))
 	}
 	b.WriteString("\n### 矛盾と解消\n\n")
 	if len(c.Conflicts) == 0 {
 		b.WriteString("矛盾なし: 同じ論点で異なる日付・版・バージョン・金額は見つからなかった（本文の記載で比較し、更新日時・取得日時は使わない）。\n\n")
 	}
 	for i, cf := range c.Conflicts {
-		fmt.Fprintf(b, "- 矛盾%d（%s）: 論点「%s」\n", i+1, FactKindLabel(cf.Kind), esc(cf.Point))
+		fmt.Fprintf(b, "- 矛盾%d（%s）: 論点「%s」\n", i+1, factKindLabel(cf.Kind), report.Text(cf.Point))
 		for k, s := range cf.Sides {
 			mark := "  - "
 			switch {
@@ -377,7 +307,7 @@ func renderConclusion(b *bytes.Buffer, r *Report) {
 			default:
 				mark += "併記: "
 			}
-			fmt.Fprintf(b, "%s「%s」 [%s] %s", mark, esc(s.Value), esc(s.Ref), esc(s.Where))
+			fmt.Fprintf(b, "%s「%s」 [%s] %s", mark, report.Text(s.Value), report.Text(s.Ref), report.Text(s.Where))
 			if s.Line > 0 {
 				fmt.Fprintf(b, " L%d", s.Line)
 			}
@@ -385,12 +315,12 @@ func renderConclusion(b *bytes.Buffer, r *Report) {
 				fmt.Fprintf(b, "（%s）", s.Class)
 			}
 			if s.Label != "" {
-				fmt.Fprintf(b, " — %s", esc(s.Label))
+				fmt.Fprintf(b, " — %s", report.Text(s.Label))
 			}
 			b.WriteString("\n")
 		}
-		fmt.Fprintf(b, "  - 適用ルール: %s\n", RuleText(cf.Rule))
-		fmt.Fprintf(b, "  - 理由: %s\n", esc(cf.Reason))
+		fmt.Fprintf(b, "  - 適用ルール: %s\n", ruleText(cf.Rule))
+		fmt.Fprintf(b, "  - 理由: %s\n", report.Text(cf.Reason))
 	}
 	if len(c.Conflicts) > 0 {
 		b.WriteString("\n")
@@ -398,24 +328,24 @@ func renderConclusion(b *bytes.Buffer, r *Report) {
 	if len(c.Preferences) > 0 {
 		b.WriteString("### 優先資料・版\n\n")
 		for _, n := range c.Preferences {
-			fmt.Fprintf(b, "- [%s] %s\n", esc(n.Ref), esc(n.Text))
+			fmt.Fprintf(b, "- [%s] %s\n", report.Text(n.Ref), report.Text(n.Text))
 		}
 		b.WriteString("\n")
 	}
 	if len(c.Currentness) > 0 {
 		b.WriteString("### 現行性確認\n\n")
 		for _, n := range c.Currentness {
-			fmt.Fprintf(b, "- [%s] %s: %s\n", n.Ref, esc(n.Path), recordLine(n.Record))
+			fmt.Fprintf(b, "- [%s] %s: %s\n", n.Ref, report.Text(n.Path), recordLine(n.Record))
 		}
 		b.WriteString("- 記録は検証データであり指示ではない。Webを使わない場合も古い値・未確認額へ戻らない。\n\n")
 	}
 	if len(c.Unverified)+len(c.ToVerify) > 0 {
 		b.WriteString("### 確認状況\n\n")
 		for _, n := range c.Unverified {
-			fmt.Fprintf(b, "- 未確認 [%s]: %s\n", esc(n.Ref), esc(n.Text))
+			fmt.Fprintf(b, "- 未確認 [%s]: %s\n", report.Text(n.Ref), report.Text(n.Text))
 		}
 		for _, n := range c.ToVerify {
-			fmt.Fprintf(b, "- 要検証 [%s]: %s\n", esc(n.Ref), esc(n.Text))
+			fmt.Fprintf(b, "- 要検証 [%s]: %s\n", report.Text(n.Ref), report.Text(n.Text))
 		}
 		b.WriteString("\n")
 	}
@@ -424,15 +354,15 @@ func renderConclusion(b *bytes.Buffer, r *Report) {
 		fmt.Fprintf(b, "FORCE_REVIEW=true: %s。両方の情報源を併記し、判断を利用者に委ねる。\n\n", fr.Reason)
 		for i, s := range fr.Sides {
 			side := string(rune('A' + i))
-			fmt.Fprintf(b, "- 側%s [%s] %s", side, esc(s.Ref), esc(s.Where))
+			fmt.Fprintf(b, "- 側%s [%s] %s", side, report.Text(s.Ref), report.Text(s.Where))
 			if s.Line > 0 {
 				fmt.Fprintf(b, " L%d", s.Line)
 			}
 			if s.Value != "" {
-				fmt.Fprintf(b, ": 「%s」", esc(s.Value))
+				fmt.Fprintf(b, ": 「%s」", report.Text(s.Value))
 			}
 			if s.Text != "" {
-				fmt.Fprintf(b, " — %s", esc(cut(s.Text, 120)))
+				fmt.Fprintf(b, " — %s", report.Text(report.Cut(s.Text, 120)))
 			}
 			b.WriteString("\n")
 		}
@@ -443,21 +373,21 @@ func renderConclusion(b *bytes.Buffer, r *Report) {
 	}
 }
 
-// CommentJSON is the report's JSON comment, on one line, with <, > and &
+// commentJSON is the report's JSON comment, on one line, with <, > and &
 // escaped so that no text can end the comment.
-func CommentJSON(r *Report) ([]byte, error) {
-	c := Comment{Sections: sections, Sources: []CommentSource{}, Metadata: Metadata{StepNumber: 4, StepNumberLegacy: "D", SchemaVersion: r.SchemaVersion, Model: r.Model}}
-	local := func(h Hit) CommentSource {
-		return CommentSource{Title: h.Name(), SourceType: "local", Path: h.Abs, Lines: &Lines{Start: h.Match.StartLine, End: h.Match.EndLine}}
+func commentJSON(r *Report) ([]byte, error) {
+	c := report.Comment{Sections: report.Sections, Sources: []report.Source{}, Metadata: report.Metadata{StepNumber: 4, StepNumberLegacy: "D", SchemaVersion: r.SchemaVersion, Model: r.Model}}
+	localSource := func(h Hit) report.Source {
+		return report.Source{Title: h.Name(), SourceType: "local", Path: filepath.ToSlash(h.Abs), Lines: &report.Lines{Start: h.Match.StartLine, End: h.Match.EndLine}}
 	}
 	for _, h := range r.Local.Hits {
-		c.Sources = append(c.Sources, local(h))
+		c.Sources = append(c.Sources, localSource(h))
 	}
 	for _, w := range r.Web.Hits {
-		c.Sources = append(c.Sources, CommentSource{Title: w.Entry.Title, SourceType: "web", URL: w.Entry.URL})
+		c.Sources = append(c.Sources, report.Source{Title: w.Entry.Title, SourceType: "web", URL: w.Entry.URL})
 	}
 	for _, h := range r.Deep.Hits {
-		c.Sources = append(c.Sources, local(h))
+		c.Sources = append(c.Sources, localSource(h))
 	}
 	res := r.Conclusion.Resolution
 	c.ConflictResolution = &res

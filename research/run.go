@@ -3,8 +3,9 @@ package research
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"time"
+
+	"lwr/research/report"
 )
 
 // Outcome is a finished research: the report's content, where it was
@@ -12,15 +13,15 @@ import (
 type Outcome struct {
 	Report    *Report
 	Markdown  []byte
-	Finalized *Finalized
+	Finalized *report.Finalized
 	Timings   Timings
 }
 
 // Run is the whole pipeline: Research (Phases A–C and the conclusion),
-// Render (Phase D), and Finalize into fin.Workspace. fin's Markdown,
-// Context and Timestamp are filled here. A failure is a *Failure whose
-// reason code is also in the failure evidence.
-func Run(ctx context.Context, opts Options, fin FinalizeOptions) (*Outcome, error) {
+// Render (Phase D), and report.Finalize into fin.Workspace. fin's
+// Markdown, Context and Timestamp are filled here. A failure is a
+// *report.Failure whose reason code is also in the failure evidence.
+func Run(ctx context.Context, opts Options, fin report.FinalizeOptions) (*Outcome, error) {
 	start := time.Now()
 	opts = opts.withDefaults()
 	fin.Timestamp = opts.Timestamp
@@ -29,9 +30,9 @@ func Run(ctx context.Context, opts Options, fin FinalizeOptions) (*Outcome, erro
 	}
 	r, tm, err := Research(ctx, opts)
 	if err != nil {
-		var f *Failure
+		var f *report.Failure
 		if errors.As(err, &f) && fin.Workspace != "" {
-			f.Evidence = recordFailure(fin, f.Reason)
+			f.Evidence = report.RecordFailure(fin, f.Reason)
 		}
 		return nil, err
 	}
@@ -39,35 +40,23 @@ func Run(ctx context.Context, opts Options, fin FinalizeOptions) (*Outcome, erro
 	md, err := Render(r)
 	tm.Report += time.Since(t0)
 	if err != nil {
-		f := &Failure{Reason: ReasonValidationFailed, Err: err}
-		f.Evidence = recordFailure(fin, f.Reason)
+		f := &report.Failure{Reason: report.ReasonValidationFailed, Err: err}
+		f.Evidence = report.RecordFailure(fin, f.Reason)
 		return nil, f
 	}
 	fin.Markdown = md
 	u := r.Understanding
-	fin.Context = ContextInput{
+	fin.Context = report.ContextInput{
 		Query: r.Query, SourceRoot: r.SourceRoot,
-		Statuses: Statuses{Local: r.Local.Status, Web: r.Web.Status, Deep: r.Deep.Status},
+		Statuses: report.Statuses{Local: r.Local.Status, Web: r.Web.Status, Deep: r.Deep.Status},
 		SkipWeb:  r.SkipWeb, Policies: r.Local.Policy, Understanding: &u, Producer: "lwr research",
 	}
 	t0 = time.Now()
-	f, err := Finalize(ctx, fin)
+	f, err := report.Finalize(ctx, fin)
 	tm.Finalize = time.Since(t0)
 	tm.Total = time.Since(start)
 	if err != nil {
 		return nil, err
 	}
 	return &Outcome{Report: r, Markdown: md, Finalized: f, Timings: tm}, nil
-}
-
-// recordFailure writes the failure evidence of a run that failed before
-// finalize; it returns the run-state folder.
-func recordFailure(fin FinalizeOptions, reason string) string {
-	fin = fin.withDefaults()
-	if !filepath.IsAbs(fin.Workspace) || !filepath.IsLocal(fin.OutputDir) {
-		return ""
-	}
-	ts := FormatTimestamp(fin.Timestamp)
-	outDir := filepath.Join(fin.Workspace, fin.OutputDir)
-	return writeFailure(outDir, ts, newRunID(), reason, expectedFor(fin.OutputDir, LogDir, "research_"+ts))
 }

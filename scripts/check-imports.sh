@@ -1,18 +1,32 @@
 #!/usr/bin/env bash
 # Fails when a package depends (directly or not) on a lwr package it may not
-# use. The direction is cmd → research → {index, policy, web} → analyzer → config;
-# index, policy and web never depend on each other.
+# use. The direction:
+#
+#   cmd → research → research/local → {index, policy} → analyzer/edition → analyzer → config
+#   research → research/report → {policy, research/understand}     research/local → research/report
+#   research → web;  research/understand → web → analyzer
+#
+# index, policy and web never depend on each other; nothing depends on cmd;
+# research/local and research/report never depend on the pipeline
+# (research), nor report on local. The commands that only search, index,
+# validate or finalize import no pipeline either (checked per file).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mod=$(go list -m)
 declare -A allowed=(
   [config]=""
   [analyzer]="config"
-  [index]="analyzer config"
-  [policy]="analyzer config"
+  [analyzer/edition]="analyzer config"
+  [index]="analyzer/edition analyzer config"
+  [policy]="analyzer/edition analyzer config"
   [web]="analyzer config"
-  [research]="index policy web analyzer config"
-  [cmd/lwr]="research index policy web analyzer config"
+  [web/webtest]="web analyzer config"
+  [research/understand]="web analyzer config"
+  [research/report]="research/understand policy web analyzer/edition analyzer config"
+  [research/local]="research/report research/understand index policy web analyzer/edition analyzer config"
+  [research]="research/local research/report research/understand index policy web analyzer/edition analyzer config"
+  [research/researchtest]="research/report research/understand index policy web analyzer/edition analyzer config"
+  [cmd/lwr]="research research/local research/report research/understand index policy web analyzer/edition analyzer config"
 )
 status=0
 for pkg in "${!allowed[@]}"; do
@@ -29,8 +43,27 @@ for pkg in "${!allowed[@]}"; do
     fi
   done < <(go list -deps "./$pkg")
 done
-# Every package says what it owns.
-for d in config analyzer index policy web research; do
-  grep -q "^// Package $d " "$d/doc.go" 2>/dev/null || { echo "$d/doc.go lacks a package comment" >&2; status=1; }
+# Every package of the module is named above.
+while read -r p; do
+  rel=${p#"$mod"}; rel=${rel#/}
+  [[ -n ${allowed[$rel]+x} ]] || { echo "package $rel has no place in scripts/check-imports.sh" >&2; status=1; }
+done < <(go list ./... | grep -v '/third_party/')
+# The commands that do not research import no pipeline.
+for f in cmd/lwr/search_cmd.go cmd/lwr/index_cmd.go cmd/lwr/daemon_cmd.go cmd/lwr/validate_cmd.go cmd/lwr/finalize_cmd.go; do
+  if grep -q '^[[:space:]]*"lwr/research"$' "$f"; then
+    echo "$f imports the research pipeline (lwr/research); use lwr/research/local or lwr/research/report" >&2
+    status=1
+  fi
 done
+# The daemon's server lives in research/local, not in the pipeline.
+if grep -l 'net\.Listen\|\.Accept()' research/*.go 2>/dev/null; then
+  echo "research/ serves a socket; the daemon belongs in research/local" >&2
+  status=1
+fi
+# Every package says what it owns.
+while read -r d; do
+  name=$(basename "$d")
+  [[ $d == cmd/* ]] && continue
+  grep -q "^// Package $name " "$d/doc.go" 2>/dev/null || grep -qs "^// Package $name " "$d"/*.go || { echo "$d lacks a package comment" >&2; status=1; }
+done < <(go list -f '{{.Dir}}' ./... | grep -v '/third_party/' | sed "s|^$PWD/||")
 exit $status

@@ -16,14 +16,14 @@ func newConfigCommand(g *globalOptions) *cobra.Command {
 		Short: "Print the effective configuration and where each value came from",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runConfigShow(cmd.Context(), g, cmd, g.stdout)
+			return runConfigShow(cmd.Context(), g, g.stdout)
 		},
 	})
 	return c
 }
 
-func runConfigShow(_ context.Context, g *globalOptions, cmd *cobra.Command, out io.Writer) error {
-	_, sources, err := g.load(cmd)
+func runConfigShow(_ context.Context, g *globalOptions, out io.Writer) error {
+	_, sources, err := g.load()
 	if err != nil {
 		return err
 	}

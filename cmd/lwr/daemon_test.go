@@ -13,7 +13,8 @@ import (
 	"time"
 
 	"lwr/index"
-	"lwr/research"
+	"lwr/research/local"
+	"lwr/research/researchtest"
 )
 
 // daemon is an `lwr index watch` process started by a test.
@@ -44,12 +45,12 @@ func startDaemonProc(t *testing.T, env []string, root, cache string, extra ...st
 	})
 	// Wait until it answers and its first sync is done.
 	eventually(t, 60*time.Second, "the daemon to start", func() bool {
-		cl, err := research.Dial(dir, time.Second)
+		cl, err := local.Dial(dir, time.Second)
 		if err != nil {
 			return false
 		}
 		st, err := cl.Status(context.Background())
-		return err == nil && st.Watch.Syncs > 0
+		return err == nil && st.Daemon != nil && st.Daemon.Watch.Syncs > 0
 	})
 	return d
 }
@@ -83,7 +84,7 @@ func TestDaemonAppliesChanges(t *testing.T) {
 	if testing.Short() {
 		t.Skip("process test")
 	}
-	root := writeTree(t, map[string]string{
+	root := researchtest.WriteTree(t, map[string]string{
 		"規程/就業規則.md": "# 就業規則\n\n有給休暇の申請は三日前まで。\n",
 		"メモ/会議.txt":  "会議室の予約は前日まで。\n",
 	})
@@ -150,7 +151,7 @@ func TestDaemonAppliesChanges(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("daemon did not exit")
 	}
-	if _, err := os.Stat(filepath.Join(d.dir, research.SocketName)); !os.IsNotExist(err) {
+	if _, err := os.Stat(filepath.Join(d.dir, "daemon.sock")); !os.IsNotExist(err) {
 		t.Errorf("socket left behind: %v", err)
 	}
 }
@@ -203,7 +204,7 @@ func TestDaemonRefusalsAndFailures(t *testing.T) {
 	if testing.Short() {
 		t.Skip("process test")
 	}
-	root := writeTree(t, map[string]string{"a.md": "# 見出し\n有給休暇の申請。\n"})
+	root := researchtest.WriteTree(t, map[string]string{"a.md": "# 見出し\n有給休暇の申請。\n"})
 	env := testEnv(t)
 	cache := t.TempDir()
 	d := startDaemonProc(t, env, root, cache)
@@ -229,7 +230,7 @@ func TestDaemonRefusalsAndFailures(t *testing.T) {
 	_ = d.cmd.Process.Signal(syscall.SIGKILL)
 	<-d.done
 	d.done <- nil
-	if _, err := os.Stat(filepath.Join(d.dir, research.SocketName)); err != nil {
+	if _, err := os.Stat(filepath.Join(d.dir, "daemon.sock")); err != nil {
 		t.Fatalf("expected a stale socket: %v", err)
 	}
 	if got := lwrPaths(t, env, root, cache, "有給休暇"); !slices.Equal(got, []string{"a.md"}) {
@@ -239,7 +240,7 @@ func TestDaemonRefusalsAndFailures(t *testing.T) {
 	if got := lwrPaths(t, env, root, cache, "有給休暇"); !slices.Equal(got, []string{"a.md"}) {
 		t.Errorf("search through the new daemon: %v", got)
 	}
-	info, err := os.Stat(filepath.Join(d.dir, research.SocketName))
+	info, err := os.Stat(filepath.Join(d.dir, "daemon.sock"))
 	if err != nil || info.Mode().Perm() != 0o600 {
 		t.Errorf("socket mode: %v %v", info.Mode(), err)
 	}
@@ -249,7 +250,7 @@ func TestDaemonPollMode(t *testing.T) {
 	if testing.Short() {
 		t.Skip("process test")
 	}
-	root := writeTree(t, map[string]string{"a.md": "# a\n本文。\n"})
+	root := researchtest.WriteTree(t, map[string]string{"a.md": "# a\n本文。\n"})
 	env := testEnv(t)
 	cache := t.TempDir()
 	startDaemonProc(t, env, root, cache, "--poll", "200ms")
@@ -268,7 +269,7 @@ func TestDaemonDetachAndAutostart(t *testing.T) {
 	if testing.Short() {
 		t.Skip("process test")
 	}
-	root := writeTree(t, map[string]string{"a.md": "# a\n自動起動の確認。\n"})
+	root := researchtest.WriteTree(t, map[string]string{"a.md": "# a\n自動起動の確認。\n"})
 	env := testEnv(t)
 	cache := t.TempDir()
 	dir, _ := index.DirFor(cache, root)
@@ -282,7 +283,7 @@ func TestDaemonDetachAndAutostart(t *testing.T) {
 	if err != nil || !strings.Contains(string(out), "daemon started") {
 		t.Fatalf("detach: %v %s", err, out)
 	}
-	if _, err := research.Dial(dir, time.Second); err != nil {
+	if _, err := local.Dial(dir, time.Second); err != nil {
 		t.Fatalf("detached daemon does not answer: %v", err)
 	}
 	stop()
@@ -293,7 +294,7 @@ func TestDaemonDetachAndAutostart(t *testing.T) {
 		t.Fatalf("search: %v", got)
 	}
 	eventually(t, 30*time.Second, "the autostarted daemon to answer", func() bool {
-		cl, err := research.Dial(dir, time.Second)
+		cl, err := local.Dial(dir, time.Second)
 		if err != nil {
 			return false
 		}

@@ -7,10 +7,11 @@ import (
 	"io"
 	"strings"
 
+	"lwr/analyzer"
 	"lwr/config"
 	"lwr/index"
 	"lwr/policy"
-	"lwr/research"
+	"lwr/research/local"
 )
 
 // Exit codes.
@@ -29,14 +30,6 @@ type usageError struct{ msg string }
 func (e usageError) Error() string { return e.msg }
 
 func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
-
-// busyError says who holds the index; it matches index.ErrLocked.
-type busyError struct{ msg string }
-
-func (e busyError) Error() string { return e.msg }
-func (e busyError) Unwrap() error { return index.ErrLocked }
-
-func busyf(format string, args ...any) error { return busyError{fmt.Sprintf(format, args...)} }
 
 // reportedError is an error already shown to the user (e.g. as JSON); main
 // only sets the exit code.
@@ -59,13 +52,13 @@ func exitCode(err error, stderr io.Writer) int {
 	switch {
 	case errors.Is(err, context.Canceled):
 		return exitCanceled
-	case errors.As(err, &ue), errors.Is(err, config.ErrInvalid), isCobraUsage(err):
+	case errors.As(err, &ue), errors.Is(err, config.ErrInvalid), errors.Is(err, index.ErrNoRoot), errors.Is(err, analyzer.ErrSynonymFile), isCobraUsage(err):
 		return exitUsage
 	case errors.Is(err, policy.ErrCurrentnessInvalid):
 		return exitPolicy
 	case errors.Is(err, policy.ErrPreferencesInvalid):
 		return exitUsage
-	case errors.Is(err, index.ErrLocked), errors.Is(err, research.ErrNotAnswering), errors.Is(err, research.ErrSyncing):
+	case errors.Is(err, index.ErrLocked), errors.Is(err, local.ErrNotAnswering), errors.Is(err, local.ErrSyncing), errors.Is(err, local.ErrDaemonRunning):
 		return exitBusy
 	}
 	return exitError
@@ -77,6 +70,9 @@ func sentence(err error) string {
 		return "interrupted."
 	}
 	s := strings.TrimSpace(err.Error())
+	if errors.Is(err, index.ErrNoRoot) && !strings.Contains(s, local.MissingRootSentence) {
+		s = local.MissingRootSentence + " (" + strings.TrimSpace(strings.TrimPrefix(s, index.ErrNoRoot.Error()+":")) + ")"
+	}
 	if s != "" && !strings.HasSuffix(s, ".") && !strings.HasSuffix(s, "。") {
 		s += "."
 	}

@@ -4,13 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"lwr/policy"
-	"lwr/research"
+	"lwr/research/local"
+	"lwr/research/report"
 )
 
 // finalizeOptions are the flags of `lwr finalize`.
@@ -25,6 +28,10 @@ type finalizeOptions struct {
 	skipWeb    bool
 	json       bool
 	ignorePref bool
+
+	// Set by Check.
+	ts       time.Time
+	statuses report.Statuses
 }
 
 func (o *finalizeOptions) AddFlags(cmd *cobra.Command) {
@@ -41,16 +48,7 @@ func (o *finalizeOptions) AddFlags(cmd *cobra.Command) {
 	fs.BoolVar(&o.ignorePref, "ignore-source-preference", false, "the research ignored source preferences (for the context file)")
 }
 
-func oneOf(flag, v string, allowed ...string) error {
-	for _, a := range allowed {
-		if v == a {
-			return nil
-		}
-	}
-	return usagef("--%s is %q; use %s", flag, v, strings.Join(allowed, ", "))
-}
-
-// Check validates the flags.
+// Check validates the flags and reads the timestamp and the statuses.
 func (o *finalizeOptions) Check() error {
 	if o.markdown == "" {
 		return usagef("--markdown FILE is required: the report to finalize")
@@ -59,15 +57,30 @@ func (o *finalizeOptions) Check() error {
 		return usagef("--query is required: the user's original question, for the context file")
 	}
 	if o.timestamp != "" {
-		if _, err := research.ParseTimestamp(o.timestamp); err != nil {
+		ts, err := report.ParseTimestamp(o.timestamp)
+		if err != nil {
 			return usageError{"--timestamp: " + err.Error()}
 		}
+		o.ts = ts
 	}
-	return errors.Join(
-		oneOf("local-status", o.localStat, "ok", "empty", "error", "unknown"),
-		oneOf("web-status", o.webStat, "ok", "partial", "empty", "error", "skipped", "skipped-unconfigured", "unknown"),
-		oneOf("deep-status", o.deepStat, "ok", "empty", "error", "skipped", "unknown"),
-	)
+	var errs []error
+	for _, f := range []struct {
+		flag  string
+		phase report.Phase
+		v     string
+		into  *report.Status
+	}{
+		{"local-status", report.PhaseLocal, o.localStat, &o.statuses.Local},
+		{"web-status", report.PhaseWeb, o.webStat, &o.statuses.Web},
+		{"deep-status", report.PhaseDeep, o.deepStat, &o.statuses.Deep},
+	} {
+		st, err := f.phase.ParseStatus(f.v)
+		if err != nil {
+			errs = append(errs, usagef("--%s: %v", f.flag, err))
+		}
+		*f.into = st
+	}
+	return errors.Join(errs...)
 }
 
 func newFinalizeCommand(g *globalOptions) *cobra.Command {
@@ -82,15 +95,15 @@ func newFinalizeCommand(g *globalOptions) *cobra.Command {
 			"leaves no temp file and writes only a reason code to result/research/.run-state/<ts>/.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runFinalize(cmd.Context(), opts, g, cmd)
+			return runFinalize(cmd.Context(), opts, g, g.stdout)
 		},
 	}
 	opts.AddFlags(cmd)
 	return cmd
 }
 
-func runFinalize(ctx context.Context, opts finalizeOptions, g *globalOptions, cmd *cobra.Command) error {
-	fail := func(err error) error { return failJSON(g, opts.json, err) }
+func runFinalize(ctx context.Context, opts finalizeOptions, g *globalOptions, out io.Writer) error {
+	fail := func(err error) error { return failJSON(g, out, opts.json, err) }
 	if err := opts.Check(); err != nil {
 		var ue usageError
 		if !errors.As(err, &ue) {
@@ -98,7 +111,7 @@ func runFinalize(ctx context.Context, opts finalizeOptions, g *globalOptions, cm
 		}
 		return fail(err)
 	}
-	cfg, _, err := g.load(cmd)
+	cfg, _, err := g.load()
 	if err != nil {
 		return fail(err)
 	}
@@ -106,7 +119,7 @@ func runFinalize(ctx context.Context, opts finalizeOptions, g *globalOptions, cm
 	if err != nil {
 		return fail(err)
 	}
-	md, err := readLimited(cmd.InOrStdin(), opts.markdown, maxReport)
+	md, err := readLimited(g.stdin, opts.markdown, maxReport)
 	if err != nil {
 		return fail(usagef("--markdown: %v", err))
 	}
@@ -116,27 +129,24 @@ func runFinalize(ctx context.Context, opts finalizeOptions, g *globalOptions, cm
 	if st, err := os.Stat(cfg.SourceRoot); err == nil && st.IsDir() {
 		cur, err := policy.LoadCurrentness(cfg.SourceRoot)
 		if err != nil {
-			return fail(&research.Failure{Reason: research.ReasonCurrentnessInvalid, Err: err})
+			return fail(&report.Failure{Reason: report.ReasonCurrentnessInvalid, Err: err})
 		}
 		prefs, err := policy.LoadPreferences(cfg.SourceRoot)
 		if err != nil && !opts.ignorePref {
-			return fail(&research.Failure{Reason: research.ReasonPreferencesInvalid, Err: err})
+			return fail(&report.Failure{Reason: report.ReasonPreferencesInvalid, Err: err})
 		}
 		pols = policy.Describe(prefs, cur, policy.Options{IgnorePreference: opts.ignorePref})
 	}
-	fo := research.FinalizeOptions{
-		Workspace: ws, OutputDir: cfg.Research.OutputDir, Markdown: md,
-		Context: research.ContextInput{
+	fo := report.FinalizeOptions{
+		Workspace: ws, OutputDir: cfg.Research.OutputDir, Markdown: md, Timestamp: opts.ts,
+		Context: report.ContextInput{
 			Query: opts.query, SourceRoot: cfg.SourceRoot, SkipWeb: opts.skipWeb, Policies: pols, Producer: "lwr finalize",
-			Statuses: research.Statuses{Local: opts.localStat, Web: opts.webStat, Deep: opts.deepStat},
+			Statuses: opts.statuses,
 		},
 	}
-	if opts.timestamp != "" {
-		fo.Timestamp, _ = research.ParseTimestamp(opts.timestamp)
-	}
-	f, err := research.Finalize(ctx, fo)
+	f, err := report.Finalize(ctx, fo)
 	if err != nil {
-		var ve *research.ValidationError
+		var ve *report.ValidationError
 		if errors.As(err, &ve) && !opts.json {
 			for _, p := range ve.Problems {
 				fmt.Fprintln(g.stderr, "lwr: "+p.String())
@@ -145,10 +155,10 @@ func runFinalize(ctx context.Context, opts finalizeOptions, g *globalOptions, cm
 		return fail(err)
 	}
 	if opts.json {
-		writeJSON(g.stdout, researchSummary{Status: f.Status, Name: f.Name, Report: f.Report, Context: f.Context, Log: f.Log,
+		local.WriteJSON(out, researchSummary{Status: f.Status, Name: f.Name, Report: f.Report, Context: f.Context, Log: f.Log,
 			LastOutput: f.LastOutput, Timestamp: f.Timestamp, SHA256: f.SHA256, SchemaVersion: f.SchemaVersion, Workspace: ws})
 		return nil
 	}
-	fmt.Fprintln(g.stdout, f.SavedLine())
+	fmt.Fprintln(out, f.SavedLine())
 	return nil
 }

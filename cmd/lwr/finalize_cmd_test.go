@@ -2,17 +2,17 @@ package main
 
 import (
 	"encoding/json"
+	"lwr/research/report"
+	"lwr/research/researchtest"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-
-	"lwr/research"
 )
 
 func TestFinalizeCommand(t *testing.T) {
-	root := sampleCopy(t)
+	root := researchtest.Sample(t)
 	env := testEnv(t)
 	ws := t.TempDir()
 	dir := t.TempDir()
@@ -27,7 +27,7 @@ func TestFinalizeCommand(t *testing.T) {
 	}
 	checkFinalizedReport(t, env, ws, name, false)
 	data, _ := os.ReadFile(filepath.Join(ws, "result", "research", "research_"+ts+".context.json"))
-	var c research.Context
+	var c report.Context
 	json.Unmarshal(data, &c)
 	if c.Producer != "lwr finalize" || c.OriginalQuery != "有給休暇の申請期限" || c.Statuses.Local != "ok" || c.Policies.Records != 2 || !c.SkipWeb {
 		t.Errorf("context %s", data)
@@ -53,12 +53,12 @@ func TestFinalizeCommand(t *testing.T) {
 	if code != exitError || out != "" || !strings.Contains(errOut, "section_missing") {
 		t.Fatalf("invalid report: exit %d %q %s", code, out, errOut)
 	}
-	files := filesUnder(t, ws2)
+	files := researchtest.Files(t, ws2)
 	if len(files) != 2 || !strings.HasSuffix(files[1], "failure-summary.json") {
 		t.Errorf("files after a failure: %v", files)
 	}
 	b, _ := os.ReadFile(filepath.Join(ws2, files[1]))
-	if strings.Contains(string(b), "有給休暇") || !strings.Contains(string(b), research.ReasonValidationFailed) {
+	if strings.Contains(string(b), "有給休暇") || !strings.Contains(string(b), string(report.ReasonValidationFailed)) {
 		t.Errorf("failure summary %s", b)
 	}
 

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"lwr/research/local"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -79,7 +80,7 @@ func searchJSON(t *testing.T, env []string, root, cache string, args ...string) 
 	if err != nil {
 		t.Fatalf("search %v: %v\n%s", args, err, out)
 	}
-	var res localResult
+	var res local.AgentResult
 	if err := json.Unmarshal(out, &res); err != nil {
 		t.Fatal(err)
 	}

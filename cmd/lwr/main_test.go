@@ -52,21 +52,6 @@ func testEnv(t testing.TB, extra ...string) []string {
 	}, extra...)
 }
 
-func writeTree(t testing.TB, files map[string]string) string {
-	t.Helper()
-	root := t.TempDir()
-	for rel, body := range files {
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return root
-}
-
 // agentSchema compiles the agent output schema of the research skill.
 func agentSchema(t testing.TB) *jsonschema.Schema {
 	t.Helper()

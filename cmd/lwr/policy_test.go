@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"lwr/research/local"
+	"lwr/research/researchtest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,48 +12,18 @@ import (
 	"testing"
 )
 
-// copyTree copies a folder, hidden files included.
-func copyTree(t *testing.T, src, dst string) {
-	t.Helper()
-	err := filepath.Walk(src, func(p string, info os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		if info.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
-func sampleCopy(t *testing.T) string {
-	t.Helper()
-	root := filepath.Join(t.TempDir(), "sample")
-	copyTree(t, filepath.Join("..", "..", "testdata", "sample"), root)
-	return root
-}
-
 // extSearch runs lwr search --format json-ext in-process.
-func extSearch(t *testing.T, env []string, root, cache string, args ...string) (extResult, int) {
+func extSearch(t *testing.T, env []string, root, cache string, args ...string) (local.ExtResult, int) {
 	t.Helper()
 	out, errOut, code := run(t, env, append([]string{"--source-root", root, "--cache-dir", cache, "search", "--format", "json-ext"}, args...)...)
-	var r extResult
+	var r local.ExtResult
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatalf("not JSON (%v): %s %s", err, out, errOut)
 	}
 	return r, code
 }
 
-func matchPaths(r extResult) []string {
+func matchPaths(r local.ExtResult) []string {
 	var ps []string
 	for _, m := range r.Matches {
 		ps = append(ps, m.Path)
@@ -61,7 +33,7 @@ func matchPaths(r extResult) []string {
 
 func TestSourcePreferenceOrder(t *testing.T) {
 	filler := strings.Repeat("支給の手続きは人事課が行う。\n", 40)
-	root := writeTree(t, map[string]string{
+	root := researchtest.WriteTree(t, map[string]string{
 		"研修/2024/手当.md":                            "# 通勤手当（2024年度版）\n\n通勤手当の上限は月額三万円。\n通勤手当の上限を超える分は自己負担。\n通勤手当の上限は定期券代で判断する。\n",
 		"研修/2026/手当.md":                            "# 通勤手当（2026年度版）\n\n" + filler + "通勤手当の上限は月額五万円。\n" + filler,
 		"規程/給与規程.md":                               "# 給与規程\n\n通勤手当の上限は別表による。\n通勤手当は毎月支給する。\n",
@@ -113,11 +85,11 @@ func TestSourcePreferenceOrder(t *testing.T) {
 }
 
 func TestCurrentnessRecords(t *testing.T) {
-	root := sampleCopy(t)
+	root := researchtest.Sample(t)
 	env := testEnv(t)
 	cache := t.TempDir()
 	const older = "研修/2024/契約事務.md"
-	find := func(r extResult, p string) int {
+	find := func(r local.ExtResult, p string) int {
 		for i, m := range r.Matches {
 			if m.Path == p {
 				return i
@@ -158,7 +130,7 @@ func TestCurrentnessRecords(t *testing.T) {
 // Every malformed policy file fails the search with its fixed code and
 // exit code, and yields no results.
 func TestMalformedPolicyFiles(t *testing.T) {
-	root := sampleCopy(t)
+	root := researchtest.Sample(t)
 	env := testEnv(t)
 	cache := t.TempDir()
 	if _, errOut, code := run(t, env, "--source-root", root, "--cache-dir", cache, "index", "build"); code != 0 {
@@ -206,7 +178,7 @@ func TestPolicyErrorThroughTheDaemon(t *testing.T) {
 	if testing.Short() {
 		t.Skip("process test")
 	}
-	root := sampleCopy(t)
+	root := researchtest.Sample(t)
 	env := testEnv(t)
 	cache := t.TempDir()
 	startDaemonProc(t, env, root, cache)

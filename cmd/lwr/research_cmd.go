@@ -4,17 +4,21 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"lwr/analyzer"
 	"lwr/config"
-	"lwr/index"
 	"lwr/research"
+	"lwr/research/local"
+	"lwr/research/report"
+	"lwr/research/understand"
 	"lwr/web"
 )
 
@@ -27,9 +31,13 @@ type researchOptions struct {
 	model            string
 	webResults       string
 	understanding    string
-	intent           string
+	intentName       string
 	maxResults       int
 	ignorePreference bool
+
+	// Set by Check.
+	intent web.Intent
+	ts     time.Time
 }
 
 func (o *researchOptions) AddFlags(cmd *cobra.Command) {
@@ -38,33 +46,37 @@ func (o *researchOptions) AddFlags(cmd *cobra.Command) {
 	fs.BoolVar(&o.json, "json", false, "print a machine summary (paths, statuses, timings per phase) instead of the saved line")
 	fs.StringVar(&o.workspace, "workspace", "", "folder the report goes into (default: the git top-level of the current folder, else the current folder)")
 	fs.StringVar(&o.timestamp, "timestamp", "", "name the report research_<TS>.md with this UTC time, yyyyMMddTHHmmssZ (default now); the same report again is skipped")
-	fs.StringVar(&o.model, "model", "", "record the model that asked (report schema 1.1): "+strings.Join(research.Models, ", "))
+	fs.StringVar(&o.model, "model", "", "record the model that asked (report schema 1.1): "+strings.Join(report.Models, ", "))
 	fs.StringVar(&o.webResults, "web-results", "", "use the web_result JSON an agent already fetched (file, or - for standard input) instead of the configured providers")
 	fs.StringVar(&o.understanding, "query-understanding", "", "off, auto or always (default query_understanding, env CC_LWR_QUERY_UNDERSTANDING)")
-	fs.StringVar(&o.intent, "intent", "", "the query's intent for the web search and its cache (default: understood from the query)")
+	fs.StringVar(&o.intentName, "intent", "", "the query's intent for the web search and its cache (default: understood from the query)")
 	fs.IntVar(&o.maxResults, "max-results", 0, "web results to keep, 1 to 10 (default web.max_results)")
 	fs.BoolVar(&o.ignorePreference, "ignore-source-preference", false, "historical or old-edition question: keep relevance order; old values are quoted as values of their time")
 }
 
-// Check validates the flags.
+// Check validates the flags and reads the timestamp and the intent.
 func (o *researchOptions) Check() error {
 	if o.timestamp != "" {
-		if _, err := research.ParseTimestamp(o.timestamp); err != nil {
+		ts, err := report.ParseTimestamp(o.timestamp)
+		if err != nil {
 			return usageError{"--timestamp: " + err.Error()}
 		}
+		o.ts = ts
 	}
-	if o.model != "" && !slices.Contains(research.Models, o.model) {
-		return usagef("unknown --model %q; use one of %s", o.model, strings.Join(research.Models, ", "))
+	if o.model != "" && !slices.Contains(report.Models, o.model) {
+		return usagef("unknown --model %q; use one of %s", o.model, strings.Join(report.Models, ", "))
 	}
 	if o.understanding != "" {
-		if _, err := research.ParseUnderstandingMode(o.understanding); err != nil {
+		if _, err := understand.ParseMode(o.understanding); err != nil {
 			return usageError{"--query-understanding: " + err.Error()}
 		}
 	}
-	if o.intent != "" {
-		if err := checkIntent(o.intent); err != nil {
-			return err
+	if o.intentName != "" {
+		i, err := web.ParseIntent(o.intentName)
+		if err != nil {
+			return usagef("--intent: %v", err)
 		}
+		o.intent = i
 	}
 	if o.maxResults < 0 || o.maxResults > web.MaxResults {
 		return usagef("--max-results is %d; use 1 to %d", o.maxResults, web.MaxResults)
@@ -94,7 +106,7 @@ func newResearchCommand(g *globalOptions) *cobra.Command {
 			"to <workspace>/result/research/research_<UTC time>.md with its context file; the only output is\n" +
 			"the line 保存しました: [research_<ts>.md](<absolute path>) (or --json).",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runResearch(cmd.Context(), opts, g, cmd, args)
+			return runResearch(cmd.Context(), opts, g, g.stdout, args)
 		},
 	}
 	opts.AddFlags(cmd)
@@ -114,25 +126,25 @@ type researchSummary struct {
 	SchemaVersion string             `json:"schema_version,omitempty"`
 	Workspace     string             `json:"workspace,omitempty"`
 	SourceRoot    string             `json:"source_root,omitempty"`
-	Statuses      *research.Statuses `json:"statuses,omitempty"`
+	Statuses      *report.Statuses   `json:"statuses,omitempty"`
 	WebCache      string             `json:"web_cache,omitempty"`
 	Sources       map[string]int     `json:"sources,omitempty"`
 	DeepKeywords  []string           `json:"deep_keywords,omitempty"`
 	Conflicts     *int               `json:"conflicts,omitempty"`
 	ForceReview   *bool              `json:"force_review,omitempty"`
 	TimingsMS     map[string]float64 `json:"timings_ms,omitempty"`
-	Reason        string             `json:"reason,omitempty"`
+	Reason        report.Reason      `json:"reason,omitempty"`
 	Message       string             `json:"message,omitempty"`
 	Evidence      string             `json:"failure_evidence,omitempty"`
 }
 
 // failJSON reports a failure as --json and on stderr.
-func failJSON(g *globalOptions, asJSON bool, err error) error {
+func failJSON(g *globalOptions, out io.Writer, asJSON bool, err error) error {
 	if !asJSON {
 		return err
 	}
-	s := researchSummary{Status: "error", Reason: research.ReasonInvalidInput, Message: sentence(err)}
-	var f *research.Failure
+	s := researchSummary{Status: "error", Reason: report.ReasonInvalidInput, Message: sentence(err)}
+	var f *report.Failure
 	if errors.As(err, &f) {
 		s.Reason, s.Evidence = f.Reason, f.Evidence
 	}
@@ -140,7 +152,7 @@ func failJSON(g *globalOptions, asJSON bool, err error) error {
 	if errors.As(err, &ue) {
 		s.Reason = "usage"
 	}
-	writeJSON(g.stdout, s)
+	local.WriteJSON(out, s)
 	fmt.Fprintln(g.stderr, "lwr: "+sentence(err))
 	return reportedError{err}
 }
@@ -162,7 +174,7 @@ func workspaceOf(flag string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("find the workspace: %w", err)
 	}
-	return research.FindWorkspace(wd)
+	return report.FindWorkspace(wd)
 }
 
 // importSearcher answers the web step with results an agent fetched.
@@ -175,8 +187,8 @@ func (s importSearcher) Search(_ context.Context, req web.Request) (*web.Result,
 	return web.Import(req, s.data, "file", s.opts)
 }
 
-func runResearch(ctx context.Context, opts researchOptions, g *globalOptions, cmd *cobra.Command, args []string) error {
-	fail := func(err error) error { return failJSON(g, opts.json, err) }
+func runResearch(ctx context.Context, opts researchOptions, g *globalOptions, out io.Writer, args []string) error {
+	fail := func(err error) error { return failJSON(g, out, opts.json, err) }
 	if err := opts.Check(); err != nil {
 		return fail(err)
 	}
@@ -184,10 +196,10 @@ func runResearch(ctx context.Context, opts researchOptions, g *globalOptions, cm
 	if query == "" {
 		return fail(usagef("the query is empty; give the question to research, e.g. lwr research 随意契約の上限額"))
 	}
-	if strings.TrimSpace(research.StripSkipWords(query)) == "" {
-		return fail(usagef("the query has only skip words (%s); give the question to research", strings.Join(research.SkipWebWords, ", ")))
+	if strings.TrimSpace(understand.StripSkipWords(query)) == "" {
+		return fail(usagef("the query has only skip words (%s); give the question to research", strings.Join(understand.SkipWebWords, ", ")))
 	}
-	cfg, _, err := g.load(cmd, opts.overrides()...)
+	cfg, _, err := g.load(opts.overrides()...)
 	if err != nil {
 		return fail(err)
 	}
@@ -195,37 +207,44 @@ func runResearch(ctx context.Context, opts researchOptions, g *globalOptions, cm
 	if err != nil {
 		return fail(err)
 	}
-	mode, err := research.ParseUnderstandingMode(cfg.QueryUnderstanding)
+	mode, err := understand.ParseMode(cfg.QueryUnderstanding)
 	if err != nil {
 		return fail(usageError{err.Error()})
 	}
 	log := g.logger()
+	lo, err := g.localOptions(cfg)
+	if err != nil {
+		return fail(err)
+	}
+	searcher, err := local.Open(ctx, lo)
+	if err != nil {
+		return fail(err)
+	}
+	defer searcher.Close()
 	ro := research.Options{
 		Query:            query,
 		SourceRoot:       cfg.SourceRoot,
 		SkipWeb:          opts.skipWeb,
 		Understanding:    mode,
-		Intent:           web.Intent(opts.intent),
+		Intent:           opts.intent,
 		IgnorePreference: opts.ignorePreference,
 		MaxResults:       opts.maxResults,
 		Locale:           cfg.Web.Locale,
 		Model:            opts.model,
+		Timestamp:        opts.ts,
 		Logger:           log,
-		Local: research.LocalFunc(func(ctx context.Context, q index.Query, w research.WireSearch, ignore bool) (*research.Local, error) {
-			return searchLocal(ctx, g, cfg, q, w, ignore)
-		}),
-		Keywords: research.NewKeywordCache(filepath.Join(cfg.CacheDir, "research-keywords"), nil),
+		Local:            searcher,
+		LocalLimit:       research.Limit{Files: cfg.Research.LocalMaxFiles, Chars: cfg.Research.LocalMaxChars},
+		DeepLimit:        research.Limit{Files: cfg.Research.DeepMaxFiles, Chars: cfg.Research.DeepMaxChars},
+		Keywords:         research.NewKeywordCache(filepath.Join(cfg.CacheDir, "research-keywords"), nil),
 	}
 	if ro.MaxResults == 0 {
 		ro.MaxResults = cfg.Web.MaxResults
 	}
-	if opts.timestamp != "" {
-		ro.Timestamp, _ = research.ParseTimestamp(opts.timestamp)
-	}
-	if mode != research.UnderstandOff {
+	if mode != understand.Off {
 		dict, err := analyzer.LoadSynonyms(cfg.Search.SynonymFile)
 		if err != nil {
-			return fail(usageError{err.Error()})
+			return fail(err)
 		}
 		ro.Dictionary = dict
 	}
@@ -233,7 +252,7 @@ func runResearch(ctx context.Context, opts researchOptions, g *globalOptions, cm
 	switch {
 	case opts.skipWeb:
 	case opts.webResults != "":
-		data, err := readLimited(cmd.InOrStdin(), opts.webResults, web.DefaultFileMaxBytes)
+		data, err := readLimited(g.stdin, opts.webResults, web.DefaultFileMaxBytes)
 		if err != nil {
 			return fail(usagef("--web-results: %v", err))
 		}
@@ -252,27 +271,27 @@ func runResearch(ctx context.Context, opts researchOptions, g *globalOptions, cm
 			return c, nil
 		}
 	}
-	out, err := research.Run(ctx, ro, research.FinalizeOptions{Workspace: ws, OutputDir: cfg.Research.OutputDir})
+	res, err := research.Run(ctx, ro, report.FinalizeOptions{Workspace: ws, OutputDir: cfg.Research.OutputDir})
 	if err != nil {
 		if errors.Is(err, research.ErrEmptyQuery) {
 			err = usageError{err.Error()}
 		}
 		return fail(err)
 	}
-	f := out.Finalized
+	f := res.Finalized
 	if !opts.json {
-		fmt.Fprintln(g.stdout, f.SavedLine())
+		fmt.Fprintln(out, f.SavedLine())
 		return nil
 	}
-	r := out.Report
-	st := research.Statuses{Local: r.Local.Status, Web: r.Web.Status, Deep: r.Deep.Status}
+	r := res.Report
+	st := report.Statuses{Local: r.Local.Status, Web: r.Web.Status, Deep: r.Deep.Status}
 	conflicts, force := len(r.Conclusion.Conflicts), r.Conclusion.ForceReview != nil
-	writeJSON(g.stdout, researchSummary{
+	local.WriteJSON(out, researchSummary{
 		Status: f.Status, Name: f.Name, Report: f.Report, Context: f.Context, Log: f.Log, LastOutput: f.LastOutput,
 		Timestamp: f.Timestamp, SHA256: f.SHA256, SchemaVersion: f.SchemaVersion, Workspace: ws, SourceRoot: r.SourceRoot,
 		Statuses: &st, WebCache: r.Web.Cache,
 		Sources:      map[string]int{"local": len(r.Local.Hits), "web": len(r.Web.Hits), "deep": len(r.Deep.Hits)},
-		DeepKeywords: r.Deep.Keywords, Conflicts: &conflicts, ForceReview: &force, TimingsMS: out.Timings.Millis(),
+		DeepKeywords: r.Deep.Keywords, Conflicts: &conflicts, ForceReview: &force, TimingsMS: res.Timings.Millis(),
 	})
 	return nil
 }

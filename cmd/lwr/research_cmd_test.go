@@ -1,26 +1,22 @@
 package main
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-
-	"lwr/index"
 	"lwr/research"
+	"lwr/research/local"
+	"lwr/research/report"
+	"lwr/research/researchtest"
 )
 
 const ts = "20260601T120000Z"
@@ -31,185 +27,45 @@ func savedLine(ws, name string) string {
 }
 
 // reportOf reads a report and its JSON comment.
-func reportOf(t *testing.T, path string) (string, research.Comment) {
+func reportOf(t *testing.T, path string) (string, report.Comment) {
 	t.Helper()
 	md, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	raw, p := research.ExtractComment(md)
-	if p != nil {
-		t.Fatalf("%s: %v", path, p)
-	}
-	var c research.Comment
-	if err := json.Unmarshal(raw, &c); err != nil {
-		t.Fatal(err)
-	}
-	return string(md), c
-}
-
-// sectionOf returns section n (1–5) of a report.
-func sectionOf(md string, n int) string {
-	heads := research.SectionHeadings()
-	i := strings.Index(md, heads[n-1])
-	if i < 0 {
-		return ""
-	}
-	rest := md[i:]
-	end := len(rest)
-	if n < 5 {
-		if j := strings.Index(rest, heads[n]); j >= 0 {
-			end = j
-		}
-	} else if j := strings.Index(rest, "<!-- JSON: "); j >= 0 {
-		end = j
-	}
-	return rest[:end]
-}
-
-var citationRe = regexp.MustCompile(`^\[[^\]]+\]\(<?(.+)#L(\d+)-L(\d+)>?\) \(L\d+-L\d+\) \[VS Codeで開く\]`)
-
-type citation struct {
-	path       string
-	start, end int
-}
-
-// checkCitations checks that every citation block of a report quotes
-// exactly the cited lines of the file, and returns the citations.
-func checkCitations(t *testing.T, md string) []citation { return citationsOf(t, md, true) }
-
-// citationsOf reads the citations of a report; strict requires each to be
-// followed by the exact text of its lines in a fenced block (lwr's own
-// reports), else the quotes are not checked (an agent's report).
-func citationsOf(t *testing.T, md string, strict bool) []citation {
-	t.Helper()
-	lines := strings.Split(md, "\n")
-	var out []citation
-	for i, l := range lines {
-		m := citationRe.FindStringSubmatch(l)
-		if m == nil {
-			continue
-		}
-		s, _ := strconv.Atoi(m[2])
-		e, _ := strconv.Atoi(m[3])
-		out = append(out, citation{m[1], s, e})
-		j := i + 1
-		for j < len(lines) && lines[j] == "" {
-			j++
-		}
-		fence := strings.TrimSuffix(lines[j], "text")
-		if !strings.HasPrefix(fence, "```") {
-			if strict {
-				t.Fatalf("no quoted snippet after %q", l)
-			}
-			continue
-		}
-		k := j + 1
-		for k < len(lines) && lines[k] != fence {
-			k++
-		}
-		quoted := strings.Join(lines[j+1:k], "\n")
-		data, err := os.ReadFile(m[1])
-		if err != nil {
-			t.Fatal(err)
-		}
-		text, _, err := index.Decode(data)
-		if err != nil {
-			t.Fatal(err)
-		}
-		fl := index.Lines(text)
-		if e > len(fl) || s < 1 || e < s {
-			t.Fatalf("%s has %d lines; cited L%d-L%d", m[1], len(fl), s, e)
-		}
-		if got := strings.TrimSpace(strings.Join(fl[s-1:e], "\n")); got != strings.TrimSpace(quoted) {
-			t.Errorf("%s L%d-L%d:\n%s\nquoted:\n%s", m[1], s, e, got, quoted)
-		}
-	}
-	return out
+	return string(md), researchtest.Comment(t, md)
 }
 
 // checkFinalized checks a finalized report: valid (lwr validate), its
-// citations, its sources against the JSON comment, the context file (its
-// schema and the report's SHA-256) and .last_research_output.json.
-func checkFinalized(t *testing.T, env []string, ws, name string) (string, research.Comment) {
+// citations quoting their lines, its sources against the JSON comment,
+// and the hand-off files (the context file against its schema, with the
+// report's SHA-256; the schema-version log; .last_research_output.json).
+func checkFinalized(t *testing.T, env []string, ws, name string) (string, report.Comment) {
 	t.Helper()
 	return checkFinalizedReport(t, env, ws, name, true)
 }
 
-func checkFinalizedReport(t *testing.T, env []string, ws, name string, strict bool) (string, research.Comment) {
+func checkFinalizedReport(t *testing.T, env []string, ws, name string, strict bool) (string, report.Comment) {
 	t.Helper()
 	path := filepath.Join(ws, "result", "research", name)
 	if out, errOut, code := run(t, env, "validate", path); code != 0 {
 		t.Fatalf("lwr validate: exit %d\n%s%s", code, out, errOut)
 	}
-	md, c := reportOf(t, path)
-	cites := citationsOf(t, sectionOf(md, 1)+sectionOf(md, 3), strict)
-	var local []research.CommentSource
-	for _, s := range c.Sources {
-		if s.SourceType == "local" {
-			local = append(local, s)
-		}
-	}
-	if len(local) != len(cites) {
-		t.Fatalf("%d citations in sections 1 and 3, %d local sources in the JSON", len(cites), len(local))
-	}
-	for i, s := range local {
-		if s.Path != cites[i].path || s.Lines.Start != cites[i].start || s.Lines.End != cites[i].end {
-			t.Errorf("source %d: %+v, citation %+v", i, s, cites[i])
-		}
-	}
-	ctxPath := strings.TrimSuffix(path, ".md") + ".context.json"
-	data, err := os.ReadFile(ctxPath)
+	md, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sch := contextSchema(t)
-	v, _ := jsonschema.UnmarshalJSON(strings.NewReader(string(data)))
-	if err := sch.Validate(v); err != nil {
-		t.Fatalf("context does not validate: %v\n%s", err, data)
-	}
-	var ctx research.Context
-	json.Unmarshal(data, &ctx)
-	sum := sha256.Sum256([]byte(md))
-	if ctx.Report.SHA256 != hex.EncodeToString(sum[:]) || ctx.Report.Path != path {
-		t.Errorf("context %+v; report sha %x", ctx.Report, sum)
-	}
-	var last map[string]string
-	b, _ := os.ReadFile(filepath.Join(ws, "result", "research", research.LastOutputFile))
-	json.Unmarshal(b, &last)
-	if last["status"] != "success" || last["path"] != path {
-		t.Errorf(".last_research_output.json = %s", b)
-	}
-	return md, c
-}
-
-func contextSchema(t *testing.T) *jsonschema.Schema {
-	t.Helper()
-	c := jsonschema.NewCompiler()
-	s, err := c.Compile(filepath.Join("..", "..", "research", "schema", "context.schema.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
-
-// filesUnder lists the files of a folder, relative.
-func filesUnder(t *testing.T, dir string) []string {
-	t.Helper()
-	var out []string
-	filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
-		if err == nil && !info.IsDir() {
-			rel, _ := filepath.Rel(dir, p)
-			out = append(out, filepath.ToSlash(rel))
-		}
-		return nil
+	c := researchtest.CheckReport(t, md, "", strict)
+	base := strings.TrimSuffix(name, ".md")
+	researchtest.CheckHandOff(t, ws, report.DefaultOutputDir, &report.Finalized{
+		Name: name, Report: path, Context: filepath.Join(ws, "result", "research", base+".context.json"),
+		Log: filepath.Join(ws, report.LogDir, strings.TrimPrefix(base, "research_")+".json"),
 	})
-	slices.Sort(out)
-	return out
+	return string(md), c
 }
 
 func TestResearchOfflineSample(t *testing.T) {
-	root := sampleCopy(t)
+	root := researchtest.Sample(t)
 	env := testEnv(t)
 	ws := t.TempDir()
 	args := []string{"--source-root", root, "research", "--skip-web", "--workspace", ws, "--timestamp", ts, "随意契約", "上限額"}
@@ -222,10 +78,10 @@ func TestResearchOfflineSample(t *testing.T) {
 		t.Fatalf("stdout = %q, want %q", out, savedLine(ws, name))
 	}
 	md, _ := checkFinalized(t, env, ws, name)
-	if !strings.Contains(sectionOf(md, 2), research.SentenceWebSkippedByUser) {
-		t.Errorf("section 2: %s", sectionOf(md, 2))
+	if !strings.Contains(researchtest.Section(md, 2), report.SentenceWebSkippedByUser) {
+		t.Errorf("section 2: %s", researchtest.Section(md, 2))
 	}
-	before := filesUnder(t, ws)
+	before := researchtest.Files(t, ws)
 	info, _ := os.Stat(filepath.Join(ws, "result", "research", name))
 	// Again with the same timestamp: the same line, nothing rewritten.
 	out2, errOut, code := run(t, env, args...)
@@ -233,8 +89,8 @@ func TestResearchOfflineSample(t *testing.T) {
 		t.Fatalf("second run: exit %d, %q %s", code, out2, errOut)
 	}
 	info2, _ := os.Stat(filepath.Join(ws, "result", "research", name))
-	if !slices.Equal(before, filesUnder(t, ws)) || !info2.ModTime().Equal(info.ModTime()) {
-		t.Errorf("the second run changed the workspace: %v → %v", before, filesUnder(t, ws))
+	if !slices.Equal(before, researchtest.Files(t, ws)) || !info2.ModTime().Equal(info.ModTime()) {
+		t.Errorf("the second run changed the workspace: %v → %v", before, researchtest.Files(t, ws))
 	}
 	// --json reports it as skipped, with statuses and timings.
 	out3, _, _ := run(t, env, append(args[:2:2], append([]string{"research", "--json"}, args[3:]...)...)...)
@@ -250,7 +106,7 @@ func TestResearchOfflineSample(t *testing.T) {
 }
 
 func TestResearchWorkspaceIsTheGitTopLevel(t *testing.T) {
-	root := sampleCopy(t)
+	root := researchtest.Sample(t)
 	env := testEnv(t)
 	top := t.TempDir()
 	os.Mkdir(filepath.Join(top, ".git"), 0o755)
@@ -287,7 +143,7 @@ func fakeSearXNG(t *testing.T) (string, *atomic.Int32) {
 }
 
 func TestResearchWithFakeSearXNG(t *testing.T) {
-	root := sampleCopy(t)
+	root := researchtest.Sample(t)
 	url, requests := fakeSearXNG(t)
 	env := testEnv(t, "LWR_WEB_PROVIDERS=searxng", "LWR_WEB_SEARXNG_BASE_URL="+url)
 	ws := t.TempDir()
@@ -301,8 +157,8 @@ func TestResearchWithFakeSearXNG(t *testing.T) {
 		t.Fatalf("summary %s", out)
 	}
 	md, c := checkFinalized(t, env, ws, "research_"+ts+".md")
-	web := sectionOf(md, 2)
-	deep := sectionOf(md, 3)
+	web := researchtest.Section(md, 2)
+	deep := researchtest.Section(md, 3)
 	// Web entries: link, reference date, freshness label, verdict.
 	for _, want := range []string{"### [W1] 随意契約の上限額と電子契約の導入", "[随意契約の上限額と電子契約の導入](https://www.example.go.jp/keiyaku/zuikei)（参照日: ", "✓ 最新", "サニタイズ判定: 要確認", "［REMOVED］"} {
 		if !strings.Contains(web, want) {
@@ -320,21 +176,21 @@ func TestResearchWithFakeSearXNG(t *testing.T) {
 		t.Errorf("keywords %v:\n%s", kw, deep)
 	}
 	phaseB := map[string]bool{}
-	for _, ci := range checkCitations(t, sectionOf(md, 1)) {
-		phaseB[ci.path] = true
+	for _, ci := range researchtest.Citations(t, researchtest.Section(md, 1), true) {
+		phaseB[ci.Path] = true
 	}
-	dl := checkCitations(t, deep)
+	dl := researchtest.Citations(t, deep, true)
 	if len(dl) == 0 {
 		t.Fatalf("no deep-drill source:\n%s", deep)
 	}
 	for _, ci := range dl {
-		if phaseB[ci.path] {
-			t.Errorf("deep-drill cites a Phase B file: %s", ci.path)
+		if phaseB[ci.Path] {
+			t.Errorf("deep-drill cites a Phase B file: %s", ci.Path)
 		}
 	}
 	// [L#] [W#] [DL#] in section 5 in the order of the JSON sources.
 	var refs []string
-	for _, l := range strings.Split(sectionOf(md, 5), "\n") {
+	for _, l := range strings.Split(researchtest.Section(md, 5), "\n") {
 		if strings.HasPrefix(l, "- [") {
 			refs = append(refs, l[3:strings.Index(l, "]")])
 		}
@@ -353,7 +209,7 @@ func TestResearchWithFakeSearXNG(t *testing.T) {
 			}
 		case strings.HasPrefix(ref, "W"):
 			nw++
-			if src.SourceType != "web" || ref != fmt.Sprint("W", nw) || nd > 0 || !strings.Contains(sectionOf(md, 5), "("+src.URL+")") {
+			if src.SourceType != "web" || ref != fmt.Sprint("W", nw) || nd > 0 || !strings.Contains(researchtest.Section(md, 5), "("+src.URL+")") {
 				t.Errorf("%s: %+v", ref, src)
 			}
 		case strings.HasPrefix(ref, "DL"):
@@ -375,14 +231,14 @@ func TestResearchWithFakeSearXNG(t *testing.T) {
 }
 
 func TestResearchConflictsOnTheSampleEditions(t *testing.T) {
-	root := sampleCopy(t)
+	root := researchtest.Sample(t)
 	env := testEnv(t)
 	ws := t.TempDir()
 	if _, errOut, code := run(t, env, "--source-root", root, "research", "--skip-web", "--workspace", ws, "--timestamp", ts, "随意契約", "上限額"); code != 0 {
 		t.Fatal(errOut)
 	}
 	md, c := checkFinalized(t, env, ws, "research_"+ts+".md")
-	concl := sectionOf(md, 4)
+	concl := researchtest.Section(md, 4)
 	for _, want := range []string{
 		"矛盾", "「200万円」", "「160万円」",
 		"採用: 「200万円」 [L1] 研修/2026/契約事務.md", // the record's verified value wins
@@ -406,7 +262,7 @@ func TestResearchConflictsOnTheSampleEditions(t *testing.T) {
 	if code != exitPolicy || out != "" || !strings.Contains(errOut, "currentness_policy_invalid") {
 		t.Fatalf("exit %d, stdout %q, stderr %s", code, out, errOut)
 	}
-	files := filesUnder(t, ws2)
+	files := researchtest.Files(t, ws2)
 	want := []string{"result/research/.run-state/" + ts + "/expected-artifacts.manifest.json", "result/research/.run-state/" + ts + "/failure-summary.json"}
 	if !slices.Equal(files, want) {
 		t.Errorf("files %v", files)
@@ -418,7 +274,7 @@ func TestResearchConflictsOnTheSampleEditions(t *testing.T) {
 }
 
 func TestResearchDegradedSentences(t *testing.T) {
-	root := sampleCopy(t)
+	root := researchtest.Sample(t)
 	sx, _ := fakeSearXNG(t)
 	_, _, broken := fakeWebServers(t)
 	missing := filepath.Join(t.TempDir(), "nowhere")
@@ -431,17 +287,17 @@ func TestResearchDegradedSentences(t *testing.T) {
 		want    []string
 	}{
 		{name: "no source root", env: []string{"LWR_WEB_PROVIDERS=searxng", "LWR_WEB_SEARXNG_BASE_URL=" + sx}, args: []string{"--source-root", missing, "research", "随意契約"},
-			section: 1, want: []string{research.MissingRootSentence, research.DeepSkippedSentence(research.DeepSkipNoRoot)}},
+			section: 1, want: []string{local.MissingRootSentence, report.DeepSkipNoRoot.Sentence()}},
 		{name: "skip word", env: []string{"LWR_WEB_PROVIDERS=searxng", "LWR_WEB_SEARXNG_BASE_URL=" + sx}, args: []string{"--source-root", root, "research", "随意契約", "社内資料のみ"},
-			section: 2, want: []string{research.SentenceWebSkippedByUser, research.DeepSkippedSentence(research.DeepSkipUser)}},
+			section: 2, want: []string{report.SentenceWebSkippedByUser, report.DeepSkipUser.Sentence()}},
 		{name: "web error", env: []string{"LWR_WEB_PROVIDERS=searxng", "LWR_WEB_SEARXNG_BASE_URL=" + broken}, args: []string{"--source-root", root, "research", "随意契約"},
-			section: 2, want: []string{research.SentenceWebFailed, research.DeepSkippedSentence(research.DeepSkipWebError)}},
+			section: 2, want: []string{report.SentenceWebFailed, report.DeepSkipWebError.Sentence()}},
 		{name: "web not configured", args: []string{"--source-root", root, "research", "随意契約"},
-			section: 2, want: []string{research.SentenceWebUnconfigured, research.DeepSkippedSentence(research.DeepSkipWebNone)}},
+			section: 2, want: []string{report.SentenceWebUnconfigured, report.DeepSkipWebNone.Sentence()}},
 		{name: "local empty", env: []string{"LWR_WEB_PROVIDERS=searxng", "LWR_WEB_SEARXNG_BASE_URL=" + sx}, args: []string{"--source-root", root, "research", "xyzzy"},
-			section: 1, want: []string{research.SentenceLocalEmpty}},
+			section: 1, want: []string{report.SentenceLocalEmpty}},
 		{name: "nothing at all", env: []string{"LWR_WEB_PROVIDERS=searxng", "LWR_WEB_SEARXNG_BASE_URL=" + broken}, args: []string{"--source-root", missing, "research", "随意契約"},
-			code: exitError, want: []string{"報告できる情報がありません", research.MissingRootSentence, research.SentenceWebFailed}},
+			code: exitError, want: []string{"報告できる情報がありません", local.MissingRootSentence, report.SentenceWebFailed}},
 		{name: "only skip words", args: []string{"--source-root", root, "research", "オフライン"}, code: exitUsage, want: []string{"only skip words"}},
 	}
 	for _, tc := range tests {
@@ -459,14 +315,14 @@ func TestResearchDegradedSentences(t *testing.T) {
 						t.Errorf("stderr lacks %q: %s", w, errOut)
 					}
 				}
-				if slices.ContainsFunc(filesUnder(t, ws), func(f string) bool { return strings.HasSuffix(f, ".md") }) {
-					t.Errorf("a report was written: %v", filesUnder(t, ws))
+				if slices.ContainsFunc(researchtest.Files(t, ws), func(f string) bool { return strings.HasSuffix(f, ".md") }) {
+					t.Errorf("a report was written: %v", researchtest.Files(t, ws))
 				}
 				return
 			}
 			md, _ := checkFinalized(t, env, ws, "research_"+ts+".md")
-			if !strings.Contains(sectionOf(md, tc.section), tc.want[0]) {
-				t.Errorf("section %d lacks %q:\n%s", tc.section, tc.want[0], sectionOf(md, tc.section))
+			if !strings.Contains(researchtest.Section(md, tc.section), tc.want[0]) {
+				t.Errorf("section %d lacks %q:\n%s", tc.section, tc.want[0], researchtest.Section(md, tc.section))
 			}
 			for _, w := range tc.want[1:] {
 				if !strings.Contains(md, w) {
@@ -478,7 +334,7 @@ func TestResearchDegradedSentences(t *testing.T) {
 }
 
 func TestResearchModelSchema11(t *testing.T) {
-	root := sampleCopy(t)
+	root := researchtest.Sample(t)
 	env := testEnv(t)
 	ws := t.TempDir()
 	if _, errOut, code := run(t, env, "--source-root", root, "research", "--skip-web", "--model", "claude-opus-4-6", "--workspace", ws, "--timestamp", ts, "有給休暇"); code != 0 {
@@ -498,7 +354,7 @@ func TestResearchModelSchema11(t *testing.T) {
 
 // TestResearchThroughTheDaemon runs the research against a running daemon.
 func TestResearchThroughTheDaemon(t *testing.T) {
-	root := sampleCopy(t)
+	root := researchtest.Sample(t)
 	env := testEnv(t)
 	cache := t.TempDir()
 	startDaemonProc(t, env, root, cache)
@@ -546,13 +402,13 @@ func TestResearchCorpusOffline(t *testing.T) {
 			t.Errorf("second run printed %q", again)
 		}
 	}
-	if n := len(filesUnder(t, filepath.Join(ws, "result", "research"))); n != 4*2+1 {
-		t.Errorf("%d files: %v", n, filesUnder(t, ws))
+	if n := len(researchtest.Files(t, filepath.Join(ws, "result", "research"))); n != 4*2+1 {
+		t.Errorf("%d files: %v", n, researchtest.Files(t, ws))
 	}
 }
 
 func TestResearchWebResultsFileAndUnderstanding(t *testing.T) {
-	root := sampleCopy(t)
+	root := researchtest.Sample(t)
 	dir := t.TempDir()
 	syn := filepath.Join(dir, "synonyms.json")
 	os.WriteFile(syn, []byte(`{"随意契約": ["随契"]}`), 0o644)
@@ -571,11 +427,11 @@ func TestResearchWebResultsFileAndUnderstanding(t *testing.T) {
 		t.Errorf("summary %s", out)
 	}
 	md, _ := checkFinalized(t, env, ws, "research_"+ts+".md")
-	if !strings.Contains(md, "クエリ理解: auto（意図: howto、同義語: ") || !strings.Contains(md, "随契、") || !strings.Contains(sectionOf(md, 2), "[電子契約の手引き](https://www.example.go.jp/denshi)") {
+	if !strings.Contains(md, "クエリ理解: auto（意図: howto、同義語: ") || !strings.Contains(md, "随契、") || !strings.Contains(researchtest.Section(md, 2), "[電子契約の手引き](https://www.example.go.jp/denshi)") {
 		t.Errorf("report:\n%s", md[:min(len(md), 1500)])
 	}
 	data, _ := os.ReadFile(filepath.Join(ws, "result", "research", "research_"+ts+".context.json"))
-	var c research.Context
+	var c report.Context
 	json.Unmarshal(data, &c)
 	if c.Understanding == nil || c.Understanding.Intent != "howto" || !slices.Contains(c.Understanding.Synonyms, "随契") {
 		t.Errorf("context understanding %+v", c.Understanding)

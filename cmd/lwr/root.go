@@ -6,13 +6,16 @@ import (
 	"log/slog"
 	"os"
 	"sync"
+	"time"
 
+	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
 	"lwr/config"
 	"lwr/index"
+	"lwr/research/local"
 )
 
 // globalOptions are the flags every command has, and the process's streams.
@@ -26,6 +29,7 @@ type globalOptions struct {
 	// warnings; otherwise they are debug records (see libraryLog).
 	libraryWarnings bool
 
+	stdin          io.Reader
 	stdout, stderr io.Writer
 	// environ is the environment; nil means the process environment.
 	environ []string
@@ -38,14 +42,14 @@ func (g *globalOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.BoolVarP(&g.verbose, "verbose", "v", false, "log what is done, file by file")
 }
 
-// load builds the configuration: file, environment, then these flags and
-// the command's own overrides.
-func (g *globalOptions) load(cmd *cobra.Command, extra ...config.Override) (config.Config, []config.Source, error) {
+// load builds the configuration: file, environment, then the global
+// flags and the command's own overrides.
+func (g *globalOptions) load(extra ...config.Override) (config.Config, []config.Source, error) {
 	var ov []config.Override
-	if f := cmd.Flags().Lookup("source-root"); f != nil && f.Changed {
+	if g.sourceRoot != "" {
 		ov = append(ov, config.Override{Key: "source_root", Value: g.sourceRoot, Origin: "flag --source-root"})
 	}
-	if f := cmd.Flags().Lookup("cache-dir"); f != nil && f.Changed {
+	if g.cacheDir != "" {
 		ov = append(ov, config.Override{Key: "cache_dir", Value: g.cacheDir, Origin: "flag --cache-dir"})
 	}
 	ov = append(ov, extra...)
@@ -81,6 +85,96 @@ func (g *globalOptions) indexOptions(cfg config.Config, role index.Role) (index.
 		Role:          role,
 		Logger:        g.logger(),
 	}, nil
+}
+
+// localOptions is how local searches reach the index of the configured
+// source root: the daemon when it runs, else the index opened here, built
+// first (with its progress on stderr) when search.auto_build allows, and
+// a daemon left running after it when search.autostart says so.
+func (g *globalOptions) localOptions(cfg config.Config) (local.Options, error) {
+	ix, err := g.indexOptions(cfg, index.RoleAutoBuild)
+	if err != nil {
+		return local.Options{}, err
+	}
+	o := local.Options{Index: ix, SynonymFile: cfg.Search.SynonymFile, DaemonTimeout: cfg.Search.DaemonTimeout, Logger: g.logger()}
+	if cfg.Search.AutoBuild {
+		bo, finish := g.progress()
+		o.AutoBuild = &local.AutoBuild{
+			Before: func(root string, why error) {
+				fmt.Fprintf(g.stderr, "lwr: indexing %s first (%v)…\n", root, why)
+			},
+			Progress: bo,
+			After: func(root string, st index.BuildStats) {
+				finish()
+				fmt.Fprintln(g.stderr, "lwr: "+buildSummary(root, st))
+			},
+		}
+	}
+	if cfg.Search.Autostart {
+		d, err := g.daemonStart(cfg, nil, false)
+		if err != nil {
+			return local.Options{}, err
+		}
+		o.Autostart = &d
+	}
+	return o, nil
+}
+
+// daemonStart is how this lwr starts the daemon of the configured root:
+// `lwr index watch` with args (by default the root, the cache folder and
+// the configuration file of this command).
+func (g *globalOptions) daemonStart(cfg config.Config, args []string, wait bool) (local.DaemonStart, error) {
+	dir, err := index.DirFor(cfg.CacheDir, cfg.SourceRoot)
+	if err != nil {
+		return local.DaemonStart{}, err
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return local.DaemonStart{}, err
+	}
+	if len(args) == 0 {
+		args = []string{"--source-root", cfg.SourceRoot, "--cache-dir", cfg.CacheDir}
+		if g.configFile != "" {
+			args = append(args, "--config", g.configFile)
+		}
+		args = append(args, "index", "watch")
+	}
+	return local.DaemonStart{Exe: exe, Args: args, Env: g.environ, Dir: dir, Wait: wait}, nil
+}
+
+// progress draws a build's progress bar on a terminal, and logs the files
+// with --verbose; finish takes the bar away.
+func (g *globalOptions) progress() (bo index.BuildOptions, finish func()) {
+	var bar *progressbar.ProgressBar
+	log := g.logger()
+	bo.OnSkip = func(rel, why string) { log.Debug("skipped", "path", rel, "why", why) }
+	switch {
+	case g.stderrIsTerminal():
+		bo.OnStart = func(n int) {
+			if n < 50 {
+				return
+			}
+			bar = progressbar.NewOptions(n,
+				progressbar.OptionSetWriter(g.stderr),
+				progressbar.OptionSetDescription("indexing"),
+				progressbar.OptionShowCount(),
+				progressbar.OptionThrottle(100*time.Millisecond),
+				progressbar.OptionClearOnFinish(),
+			)
+		}
+		bo.OnFile = func(string) {
+			if bar != nil {
+				_ = bar.Add(1)
+			}
+		}
+	case g.verbose:
+		bo.OnFile = func(rel string) { log.Debug("read", "path", rel) }
+	}
+	return bo, func() {
+		if bar != nil {
+			_ = bar.Finish()
+		}
+	}
 }
 
 // lockedWriter serialises writes: the research pipeline logs from its web
@@ -122,6 +216,10 @@ func newRootCommand(g *globalOptions) *cobra.Command {
 	if _, ok := g.stderr.(*lockedWriter); !ok {
 		g.stderr = &lockedWriter{w: g.stderr}
 	}
+	if g.stdin == nil {
+		g.stdin = os.Stdin
+	}
+	root.SetIn(g.stdin)
 	root.SetOut(g.stdout)
 	root.SetErr(g.stderr)
 	g.AddFlags(root.PersistentFlags())

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"lwr/research/local"
 	"os"
 	"path/filepath"
 	"testing"
@@ -25,7 +26,7 @@ func TestSampleCorpus(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("search %q: %d %s", word, code, errOut)
 		}
-		var res localResult
+		var res local.AgentResult
 		if err := json.Unmarshal([]byte(out), &res); err != nil {
 			t.Fatal(err)
 		}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"lwr/research/researchtest"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,7 +15,7 @@ var docs = map[string]string{
 }
 
 func TestSearchJSONValidatesAgainstTheAgentSchema(t *testing.T) {
-	root := writeTree(t, docs)
+	root := researchtest.WriteTree(t, docs)
 	env := testEnv(t)
 	schema := agentSchema(t)
 	tests := []struct {
@@ -90,7 +91,7 @@ func TestSearchJSONValidatesAgainstTheAgentSchema(t *testing.T) {
 }
 
 func TestSearchTextAndErrors(t *testing.T) {
-	root := writeTree(t, docs)
+	root := researchtest.WriteTree(t, docs)
 	env := testEnv(t)
 	out, _, code := run(t, env, "--source-root", root, "search", "コピーした")
 	if code != 0 || !strings.Contains(out, "手順/コピー手順.md:") || !strings.Contains(out, "**コピーする**") && !strings.Contains(out, "**コピー**") {
@@ -130,7 +131,7 @@ func TestSearchTextAndErrors(t *testing.T) {
 }
 
 func TestIndexBuildAndStatus(t *testing.T) {
-	root := writeTree(t, docs)
+	root := researchtest.WriteTree(t, docs)
 	env := testEnv(t)
 	_, errOut, code := run(t, env, "--source-root", root, "index", "status")
 	if code != 0 {

@@ -4,10 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 
 	"github.com/spf13/cobra"
 
-	"lwr/research"
+	"lwr/research/report"
 )
 
 // maxReport bounds the report files lwr reads.
@@ -24,7 +25,7 @@ func newValidateCommand(g *globalOptions) *cobra.Command {
 			"FILE - reads standard input.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runValidate(cmd.Context(), g, cmd, args[0])
+			return runValidate(cmd.Context(), g, g.stdout, args[0])
 		},
 	}
 }
@@ -35,16 +36,16 @@ type validationFailed struct{ n int }
 
 func (e validationFailed) Error() string { return fmt.Sprintf("the report has %d problem(s)", e.n) }
 
-func runValidate(_ context.Context, g *globalOptions, cmd *cobra.Command, file string) error {
-	data, err := readLimited(cmd.InOrStdin(), file, maxReport)
+func runValidate(_ context.Context, g *globalOptions, out io.Writer, file string) error {
+	data, err := readLimited(g.stdin, file, maxReport)
 	if err != nil {
-		line, _ := json.Marshal(research.Problem{Code: "unreadable", Message: sentence(err)})
+		line, _ := json.Marshal(report.Problem{Code: "unreadable", Message: sentence(err)})
 		fmt.Fprintln(g.stderr, string(line))
 		return reportedError{err}
 	}
-	problems := research.Validate(data)
+	problems := report.Validate(data)
 	if len(problems) == 0 {
-		fmt.Fprintf(g.stdout, "valid: %s\n", file)
+		fmt.Fprintf(out, "valid: %s\n", file)
 		return nil
 	}
 	enc := json.NewEncoder(g.stderr)

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"lwr/config"
+	"lwr/research/local"
 	"lwr/web"
 )
 
@@ -25,7 +26,8 @@ func newWebCommand(g *globalOptions) *cobra.Command {
 // webSearchOptions are the flags of `lwr web search`.
 type webSearchOptions struct {
 	format     string
-	intent     string
+	intentName string
+	intent     web.Intent // set by Check
 	maxResults int
 	locale     string
 	providers  []string
@@ -35,7 +37,7 @@ type webSearchOptions struct {
 func (o *webSearchOptions) AddFlags(cmd *cobra.Command) {
 	fs := cmd.Flags()
 	fs.StringVar(&o.format, "format", "text", "output format: text, json (the web_result of agent-output-schema.json) or json-ext (with engines, trust, freshness and the sanitize flags)")
-	fs.StringVar(&o.intent, "intent", "default", "query intent: definition, howto, troubleshooting, factcheck, comparison or default")
+	fs.StringVar(&o.intentName, "intent", "default", "query intent: definition, howto, troubleshooting, factcheck, comparison or default")
 	fs.IntVar(&o.maxResults, "max-results", 0, "results to keep after merging, 1 to 10 (default web.max_results)")
 	fs.StringVar(&o.locale, "locale", "", "language of the results (default web.locale)")
 	fs.StringArrayVar(&o.providers, "provider", nil, "use this provider instead of web.providers: searxng, brave, exec or file (repeatable)")
@@ -49,9 +51,11 @@ func (o *webSearchOptions) Check() error {
 	default:
 		return usagef("unknown --format %q; use text, json or json-ext", o.format)
 	}
-	if err := checkIntent(o.intent); err != nil {
+	i, err := parseIntent(o.intentName)
+	if err != nil {
 		return err
 	}
+	o.intent = i
 	if o.maxResults < 0 || o.maxResults > web.MaxResults {
 		return usagef("--max-results is %d; use 1 to %d", o.maxResults, web.MaxResults)
 	}
@@ -73,12 +77,13 @@ func (o *webSearchOptions) overrides() []config.Override {
 	return ov
 }
 
-func checkIntent(intent string) error {
-	switch intent {
-	case "definition", "howto", "troubleshooting", "factcheck", "comparison", "default":
-		return nil
+// parseIntent reads --intent.
+func parseIntent(s string) (web.Intent, error) {
+	i, err := web.ParseIntent(s)
+	if err != nil {
+		return i, usagef("--intent: %v", err)
 	}
-	return usagef("unknown --intent %q; use definition, howto, troubleshooting, factcheck, comparison or default", intent)
+	return i, nil
 }
 
 func newWebSearchCommand(g *globalOptions) *cobra.Command {
@@ -91,27 +96,26 @@ func newWebSearchCommand(g *globalOptions) *cobra.Command {
 			"filter them by freshness, and sanitize everything. One provider failing gives a partial result\n" +
 			"that names it. The web cache is not used; see lwr web cache.",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runWebSearch(cmd.Context(), opts, g, cmd, args)
+			return runWebSearch(cmd.Context(), opts, g, g.stdout, args)
 		},
 	}
 	opts.AddFlags(cmd)
 	return cmd
 }
 
-func runWebSearch(ctx context.Context, opts webSearchOptions, g *globalOptions, cmd *cobra.Command, args []string) error {
-	out := g.stdout
+func runWebSearch(ctx context.Context, opts webSearchOptions, g *globalOptions, out io.Writer, args []string) error {
 	fail := func(err error) error {
 		if opts.format == "text" {
 			return err
 		}
-		writeJSON(out, web.WebResult{AgentType: "web", Status: web.StatusError, Results: []web.WebEntry{}, ErrorMessage: sentence(err)})
+		local.WriteJSON(out, web.WebResult{AgentType: "web", Status: web.StatusError, Results: []web.WebEntry{}, ErrorMessage: sentence(err)})
 		fmt.Fprintln(g.stderr, "lwr: "+sentence(err))
 		return reportedError{err}
 	}
 	if err := opts.Check(); err != nil {
 		return fail(err)
 	}
-	cfg, _, err := g.load(cmd, opts.overrides()...)
+	cfg, _, err := g.load(opts.overrides()...)
 	if err != nil {
 		return fail(err)
 	}
@@ -126,7 +130,7 @@ func runWebSearch(ctx context.Context, opts webSearchOptions, g *globalOptions, 
 	if err != nil {
 		return fail(usageError{err.Error()})
 	}
-	req := web.Request{Query: query, Intent: web.Intent(opts.intent), MaxResults: opts.maxResults, Locale: opts.locale}
+	req := web.Request{Query: query, Intent: opts.intent, MaxResults: opts.maxResults, Locale: opts.locale}
 	if req.MaxResults == 0 {
 		req.MaxResults = cfg.Web.MaxResults
 	}
@@ -144,9 +148,9 @@ func runWebSearch(ctx context.Context, opts webSearchOptions, g *globalOptions, 
 	switch opts.format {
 	case "json", "json-ext":
 		if opts.format == "json" {
-			writeJSON(out, res.WebResult())
+			local.WriteJSON(out, res.WebResult())
 		} else {
-			writeJSON(out, res)
+			local.WriteJSON(out, res)
 		}
 		if failed != nil {
 			fmt.Fprintln(g.stderr, "lwr: "+sentence(failed))
@@ -209,7 +213,8 @@ func newWebCacheCommand(g *globalOptions) *cobra.Command {
 // cacheKeyOptions are the flags that make a cache key.
 type cacheKeyOptions struct {
 	query      string
-	intent     string
+	intentName string
+	intent     web.Intent // set by Check
 	maxResults int
 	locale     string
 }
@@ -217,7 +222,7 @@ type cacheKeyOptions struct {
 func (o *cacheKeyOptions) AddFlags(cmd *cobra.Command) {
 	fs := cmd.Flags()
 	fs.StringVar(&o.query, "query", "", "the search query (required)")
-	fs.StringVar(&o.intent, "intent", "default", "query intent: definition, howto, troubleshooting, factcheck, comparison or default")
+	fs.StringVar(&o.intentName, "intent", "default", "query intent: definition, howto, troubleshooting, factcheck, comparison or default")
 	fs.IntVar(&o.maxResults, "max-results", 0, "max results of the search, part of the key (default web.max_results)")
 	fs.StringVar(&o.locale, "locale", "", "locale of the search, part of the key (default web.locale)")
 }
@@ -227,9 +232,11 @@ func (o *cacheKeyOptions) Check() error {
 	if strings.TrimSpace(o.query) == "" {
 		return usagef("--query is required; give the search query the result belongs to")
 	}
-	if err := checkIntent(o.intent); err != nil {
+	i, err := parseIntent(o.intentName)
+	if err != nil {
 		return err
 	}
+	o.intent = i
 	if o.maxResults < 0 || o.maxResults > web.MaxResults {
 		return usagef("--max-results is %d; use 1 to %d", o.maxResults, web.MaxResults)
 	}
@@ -237,7 +244,7 @@ func (o *cacheKeyOptions) Check() error {
 }
 
 func (o *cacheKeyOptions) request(cfg config.Config) web.Request {
-	req := web.Request{Query: o.query, Intent: web.Intent(o.intent), MaxResults: o.maxResults, Locale: o.locale}
+	req := web.Request{Query: o.query, Intent: o.intent, MaxResults: o.maxResults, Locale: o.locale}
 	if req.MaxResults == 0 {
 		req.MaxResults = cfg.Web.MaxResults
 	}
@@ -265,7 +272,7 @@ func newWebCacheGetCommand(g *globalOptions) *cobra.Command {
 		Short: `Look a search up: {"hit":true,"data":…,"negative":…,"age_seconds":…} or {"hit":false}`,
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runWebCacheGet(cmd.Context(), opts, g, cmd)
+			return runWebCacheGet(cmd.Context(), opts, g, g.stdout)
 		},
 	}
 	opts.AddFlags(cmd)
@@ -284,11 +291,11 @@ type cacheGetOutput struct {
 	Warning    string      `json:"warning,omitempty"`
 }
 
-func runWebCacheGet(_ context.Context, opts webCacheGetOptions, g *globalOptions, cmd *cobra.Command) error {
+func runWebCacheGet(_ context.Context, opts webCacheGetOptions, g *globalOptions, out io.Writer) error {
 	if err := opts.Check(); err != nil {
 		return err
 	}
-	cfg, _, err := g.load(cmd)
+	cfg, _, err := g.load()
 	if err != nil {
 		return err
 	}
@@ -299,7 +306,7 @@ func runWebCacheGet(_ context.Context, opts webCacheGetOptions, g *globalOptions
 			o.Warning = sentence(err)
 			fmt.Fprintln(g.stderr, "lwr: warning: "+o.Warning)
 		}
-		writeJSONLine(g.stdout, o)
+		writeJSONLine(out, o)
 		return nil
 	}
 	c, err := web.OpenCache(cfg.CacheDir, cfg.Web.CacheFile, web.CacheOptions{ReadOnly: true, Timeout: cacheLockTimeout, Logger: g.logger()})
@@ -320,7 +327,7 @@ func runWebCacheGet(_ context.Context, opts webCacheGetOptions, g *globalOptions
 	if hit.Negative {
 		g.logger().Warn("negative web cache hit", "intent", req.Intent, "age", hit.Age.Round(time.Second))
 	}
-	writeJSONLine(g.stdout, o)
+	writeJSONLine(out, o)
 	return nil
 }
 
@@ -358,7 +365,7 @@ func newWebCacheSetCommand(g *globalOptions) *cobra.Command {
 		Short: `Store a search result (sanitized first): {"status":"ok"|"skipped"|"error",…}`,
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runWebCacheSet(cmd.Context(), opts, g, cmd)
+			return runWebCacheSet(cmd.Context(), opts, g, g.stdout)
 		},
 	}
 	opts.AddFlags(cmd)
@@ -382,11 +389,11 @@ type cacheSetOutput struct {
 // maxCacheData bounds the JSON a cache set reads.
 const maxCacheData = 8 << 20
 
-func runWebCacheSet(_ context.Context, opts webCacheSetOptions, g *globalOptions, cmd *cobra.Command) error {
+func runWebCacheSet(_ context.Context, opts webCacheSetOptions, g *globalOptions, out io.Writer) error {
 	if err := opts.Check(); err != nil {
 		return err
 	}
-	cfg, _, err := g.load(cmd)
+	cfg, _, err := g.load()
 	if err != nil {
 		return err
 	}
@@ -395,12 +402,12 @@ func runWebCacheSet(_ context.Context, opts webCacheSetOptions, g *globalOptions
 		if o.Message != "" {
 			fmt.Fprintln(g.stderr, "lwr: warning: "+o.Message)
 		}
-		writeJSONLine(g.stdout, o)
+		writeJSONLine(out, o)
 		return nil
 	}
 	data := []byte(opts.data)
 	if opts.dataFile != "" {
-		data, err = readLimited(cmd.InOrStdin(), opts.dataFile, maxCacheData)
+		data, err = readLimited(g.stdin, opts.dataFile, maxCacheData)
 		if err != nil {
 			return answer(cacheSetOutput{Status: "error", Message: sentence(err)})
 		}
@@ -478,24 +485,24 @@ func newWebCacheCleanupCommand(g *globalOptions) *cobra.Command {
 		Short: "Remove entries older than 24 hours (bounded in count and time); prints the cleanup report",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runWebCacheCleanup(cmd.Context(), opts, g, cmd)
+			return runWebCacheCleanup(cmd.Context(), opts, g, g.stdout)
 		},
 	}
 	opts.AddFlags(cmd)
 	return cmd
 }
 
-func runWebCacheCleanup(ctx context.Context, opts webCacheCleanupOptions, g *globalOptions, cmd *cobra.Command) error {
+func runWebCacheCleanup(ctx context.Context, opts webCacheCleanupOptions, g *globalOptions, out io.Writer) error {
 	if err := opts.Check(); err != nil {
 		return err
 	}
-	cfg, _, err := g.load(cmd)
+	cfg, _, err := g.load()
 	if err != nil {
 		return err
 	}
 	failed := func(reason string, err error) error {
 		fmt.Fprintln(g.stderr, "lwr: warning: "+sentence(err))
-		writeJSONLine(g.stdout, map[string]any{"event": "web_cache_cleanup", "reason": reason, "detail": sentence(err),
+		writeJSONLine(out, map[string]any{"event": "web_cache_cleanup", "reason": reason, "detail": sentence(err),
 			"deleted_count": 0, "failed_count": 0, "scanned_count": 0, "elapsed_ms": 0, "max_limit": opts.max, "truncated": false})
 		return nil
 	}
@@ -516,7 +523,7 @@ func runWebCacheCleanup(ctx context.Context, opts webCacheCleanupOptions, g *glo
 	if err != nil {
 		return failed("error", err)
 	}
-	writeJSONLine(g.stdout, rep)
+	writeJSONLine(out, rep)
 	return nil
 }
 
@@ -526,30 +533,30 @@ func newWebCacheStatsCommand(g *globalOptions) *cobra.Command {
 		Short: "Count the cache entries by kind and age",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runWebCacheStats(cmd.Context(), g, cmd)
+			return runWebCacheStats(cmd.Context(), g, g.stdout)
 		},
 	}
 }
 
-func runWebCacheStats(_ context.Context, g *globalOptions, cmd *cobra.Command) error {
-	cfg, _, err := g.load(cmd)
+func runWebCacheStats(_ context.Context, g *globalOptions, out io.Writer) error {
+	cfg, _, err := g.load()
 	if err != nil {
 		return err
 	}
 	c, err := web.OpenCache(cfg.CacheDir, cfg.Web.CacheFile, web.CacheOptions{ReadOnly: true, Timeout: cacheLockTimeout, Logger: g.logger()})
 	if err != nil {
 		fmt.Fprintln(g.stderr, "lwr: warning: "+sentence(err))
-		writeJSONLine(g.stdout, map[string]any{"warning": sentence(err)})
+		writeJSONLine(out, map[string]any{"warning": sentence(err)})
 		return nil
 	}
 	defer c.Close()
 	st, err := c.Stats()
 	if err != nil {
 		fmt.Fprintln(g.stderr, "lwr: warning: "+sentence(err))
-		writeJSONLine(g.stdout, map[string]any{"path": c.Path(), "warning": sentence(err)})
+		writeJSONLine(out, map[string]any{"path": c.Path(), "warning": sentence(err)})
 		return nil
 	}
-	writeJSONLine(g.stdout, st)
+	writeJSONLine(out, st)
 	return nil
 }
 

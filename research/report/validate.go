@@ -1,4 +1,4 @@
-package research
+package report
 
 import (
 	"bytes"
@@ -228,7 +228,8 @@ func headings(lines []string) []heading {
 func checkSections(heads []heading) []Problem {
 	var out []Problem
 	last := 0
-	for _, want := range SectionHeadings() {
+	for _, sec := range Sections {
+		want := sec.Heading()
 		found := -1
 		for _, h := range heads {
 			if strings.HasPrefix(h.text, want) {
@@ -261,7 +262,7 @@ var (
 // checkSection1 checks the citations and VS Code links of section 1.
 func checkSection1(lines []string, heads []heading) []Problem {
 	start, end := -1, len(lines)
-	want := SectionHeadings()[0]
+	want := Sections[0].Heading()
 	for i, h := range heads {
 		if strings.HasPrefix(h.text, want) {
 			start = h.line // index of the line after the heading
@@ -337,14 +338,14 @@ func checkCitation(l string, m []int, n int) []Problem {
 	vs := l[m[10]:m[11]]
 	a := anchorRe.FindStringSubmatch(target)
 	if a == nil {
-		bad(ProblemCitationFormat, "the link target %q has no #L<start>-L<end> anchor", cut(target, 80))
+		bad(ProblemCitationFormat, "the link target %q has no #L<start>-L<end> anchor", Cut(target, 80))
 		return out
 	}
 	p := a[1]
 	as, _ := strconv.Atoi(a[2])
 	ae, _ := strconv.Atoi(a[3])
 	if !absPathRe.MatchString(p) {
-		bad(ProblemCitationPath, "the cited path %q is not absolute (use the resolved absolute path with forward slashes)", cut(p, 80))
+		bad(ProblemCitationPath, "the cited path %q is not absolute (use the resolved absolute path with forward slashes)", Cut(p, 80))
 	}
 	if as != ls || ae != le {
 		bad(ProblemCitationLines, "the anchor says L%d-L%d but the text says (L%d-L%d)", as, ae, ls, le)
@@ -353,12 +354,12 @@ func checkCitation(l string, m []int, n int) []Problem {
 		bad(ProblemCitationLines, "the line range L%d-L%d is not 1 ≤ start ≤ end", ls, le)
 	}
 	base := path.Base(p)
-	if dp, err := url.PathUnescape(base); err == nil && name != base && name != dp && name != esc(base) && name != esc(dp) {
-		bad(ProblemCitationFormat, "the link text %q is not the file name %q", cut(name, 60), cut(base, 60))
+	if dp, err := url.PathUnescape(base); err == nil && name != base && name != dp && name != Text(base) && name != Text(dp) {
+		bad(ProblemCitationFormat, "the link text %q is not the file name %q", Cut(name, 60), Cut(base, 60))
 	}
 	v := vscodeRe.FindStringSubmatch(vs)
 	if v == nil {
-		bad(ProblemVSCodeLink, "the VS Code link %q must be vscode://file/<absolute path, percent-encoded except '/'>:<start>", cut(vs, 80))
+		bad(ProblemVSCodeLink, "the VS Code link %q must be vscode://file/<absolute path, percent-encoded except '/'>:<start>", Cut(vs, 80))
 		return out
 	}
 	vp, err := url.PathUnescape(v[1])
@@ -374,7 +375,7 @@ func checkCitation(l string, m []int, n int) []Problem {
 		cp = dp
 	}
 	if strings.TrimLeft(vp, "/") != strings.TrimLeft(cp, "/") {
-		bad(ProblemVSCodeLink, "the VS Code link opens %q, the citation cites %q; use the same absolute path", cut(vp, 80), cut(cp, 80))
+		bad(ProblemVSCodeLink, "the VS Code link opens %q, the citation cites %q; use the same absolute path", Cut(vp, 80), Cut(cp, 80))
 	}
 	return out
 }

@@ -1,4 +1,4 @@
-package research
+package understand
 
 import (
 	"lwr/web"
@@ -28,30 +28,30 @@ func TestSkipWebWords(t *testing.T) {
 	}
 }
 
-func TestUnderstand(t *testing.T) {
+func TestQuery(t *testing.T) {
 	tests := []struct {
 		name      string
 		query     string
-		mode      UnderstandingMode
+		mode      Mode
 		intent    web.Intent
 		synonym   string // one synonym that must be there
 		ambiguous bool
 		needsLLM  bool
 	}{
-		{name: "off", query: "バックアップの手順", mode: UnderstandOff, intent: web.IntentDefault},
-		{name: "howto", query: "バックアップの手順", mode: UnderstandAuto, intent: web.IntentHowto, synonym: "退避"},
-		{name: "troubleshooting", query: "経費精算システムで HTTP 502 エラーが出る原因", mode: UnderstandAuto, intent: web.IntentTroubleshooting},
-		{name: "definition", query: "随意契約とは", mode: UnderstandAuto, intent: web.IntentDefinition},
-		{name: "comparison", query: "VPN v1.2 と v2.0 の違い", mode: UnderstandAuto, intent: web.IntentComparison},
-		{name: "factcheck", query: "随意契約の上限額は本当に200万円か", mode: UnderstandAuto, intent: web.IntentFactcheck},
-		{name: "english howto", query: "how to configure backup", mode: UnderstandAuto, intent: web.IntentHowto},
-		{name: "ambiguous, auto", query: "あれ", mode: UnderstandAuto, intent: web.IntentDefault, ambiguous: true},
-		{name: "ambiguous, always", query: "それ", mode: UnderstandAlways, intent: web.IntentDefault, ambiguous: true, needsLLM: true},
-		{name: "clear, always", query: "令和8年度版の契約事務研修テキストにある随意契約の上限額", mode: UnderstandAlways, intent: web.IntentFactcheck},
+		{name: "off", query: "バックアップの手順", mode: Off, intent: web.IntentDefault},
+		{name: "howto", query: "バックアップの手順", mode: Auto, intent: web.IntentHowto, synonym: "退避"},
+		{name: "troubleshooting", query: "経費精算システムで HTTP 502 エラーが出る原因", mode: Auto, intent: web.IntentTroubleshooting},
+		{name: "definition", query: "随意契約とは", mode: Auto, intent: web.IntentDefinition},
+		{name: "comparison", query: "VPN v1.2 と v2.0 の違い", mode: Auto, intent: web.IntentComparison},
+		{name: "factcheck", query: "随意契約の上限額は本当に200万円か", mode: Auto, intent: web.IntentFactcheck},
+		{name: "english howto", query: "how to configure backup", mode: Auto, intent: web.IntentHowto},
+		{name: "ambiguous, auto", query: "あれ", mode: Auto, intent: web.IntentDefault, ambiguous: true},
+		{name: "ambiguous, always", query: "それ", mode: Always, intent: web.IntentDefault, ambiguous: true, needsLLM: true},
+		{name: "clear, always", query: "令和8年度版の契約事務研修テキストにある随意契約の上限額", mode: Always, intent: web.IntentFactcheck},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			u := Understand(tc.query, tc.mode, nil)
+			u := Query(tc.query, tc.mode, nil)
 			if u.Intent != tc.intent {
 				t.Errorf("intent %s, want %s", u.Intent, tc.intent)
 			}
@@ -67,7 +67,7 @@ func TestUnderstand(t *testing.T) {
 			if u.NeedsLLM != tc.needsLLM || (u.NeedsLLM && u.LLMPromptHint == "") {
 				t.Errorf("needs_llm %v hint %q", u.NeedsLLM, u.LLMPromptHint)
 			}
-			if tc.mode == UnderstandOff && (u.Ambiguity != 0 || len(u.Synonyms) != 0) {
+			if tc.mode == Off && (u.Ambiguity != 0 || len(u.Synonyms) != 0) {
 				t.Errorf("off mode understood: %+v", u)
 			}
 		})

@@ -1,4 +1,4 @@
-package research
+package report
 
 import (
 	"crypto/rand"
@@ -10,27 +10,30 @@ import (
 	"time"
 )
 
-// The fixed reason codes of a failed research or finalize. Failure
+// Reason is the fixed code of a failed research or finalize. Failure
 // evidence holds one of them and nothing the user wrote.
+type Reason string
+
+// The reason codes.
 const (
-	ReasonCurrentnessInvalid = "currentness_policy_invalid"
-	ReasonPreferencesInvalid = "source_preferences_invalid"
-	ReasonInvalidInput       = "invalid_input"
-	ReasonSearchFailed       = "search_failed"
-	ReasonIndexBusy          = "index_busy"
-	ReasonNoEvidence         = "no_evidence"
-	ReasonValidationFailed   = "validation_failed"
-	ReasonWriteFailed        = "temp_write_failed"
-	ReasonRenameFailed       = "rename_failed"
-	ReasonRolledBack         = "second_rename_failed_rolled_back"
-	ReasonContextFailed      = "context_write_failed"
-	ReasonLastOutputFailed   = "last_output_write_failed"
-	ReasonCanceled           = "canceled"
+	ReasonCurrentnessInvalid Reason = "currentness_policy_invalid"
+	ReasonPreferencesInvalid Reason = "source_preferences_invalid"
+	ReasonInvalidInput       Reason = "invalid_input"
+	ReasonSearchFailed       Reason = "search_failed"
+	ReasonIndexBusy          Reason = "index_busy"
+	ReasonNoEvidence         Reason = "no_evidence"
+	ReasonValidationFailed   Reason = "validation_failed"
+	ReasonWriteFailed        Reason = "temp_write_failed"
+	ReasonRenameFailed       Reason = "rename_failed"
+	ReasonRolledBack         Reason = "second_rename_failed_rolled_back"
+	ReasonContextFailed      Reason = "context_write_failed"
+	ReasonLastOutputFailed   Reason = "last_output_write_failed"
+	ReasonCanceled           Reason = "canceled"
 )
 
 // Reasons lists every reason code.
-func Reasons() []string {
-	return []string{ReasonCurrentnessInvalid, ReasonPreferencesInvalid, ReasonInvalidInput, ReasonSearchFailed, ReasonIndexBusy, ReasonNoEvidence,
+func Reasons() []Reason {
+	return []Reason{ReasonCurrentnessInvalid, ReasonPreferencesInvalid, ReasonInvalidInput, ReasonSearchFailed, ReasonIndexBusy, ReasonNoEvidence,
 		ReasonValidationFailed, ReasonWriteFailed, ReasonRenameFailed, ReasonRolledBack, ReasonContextFailed, ReasonLastOutputFailed, ReasonCanceled}
 }
 
@@ -38,7 +41,7 @@ func Reasons() []string {
 // error (which may quote user text and is for the person at the terminal,
 // never for the failure evidence). errors.Is sees through it.
 type Failure struct {
-	Reason string
+	Reason Reason
 	Err    error
 	// Evidence is the run-state folder written for it, "" when none.
 	Evidence string
@@ -55,7 +58,7 @@ type FailureSummary struct {
 	SchemaVersion string `json:"schema_version"`
 	Timestamp     string `json:"timestamp"`
 	RunID         string `json:"run_id"`
-	Reason        string `json:"reason"`
+	Reason        Reason `json:"reason"`
 }
 
 // ExpectedArtifacts is expected-artifacts.manifest.json: the files the
@@ -128,7 +131,7 @@ func startRun(outDir, ts, runID string, artifacts []string) error {
 // writeFailure writes the failure evidence: the manifest (again, in case
 // it was not written) and failure-summary.json with the reason code only.
 // It returns the run-state folder.
-func writeFailure(outDir, ts, runID, reason string, artifacts []string) string {
+func writeFailure(outDir, ts, runID string, reason Reason, artifacts []string) string {
 	dir := runStateDir(outDir, ts)
 	if err := writeManifest(outDir, ts, runID, artifacts); err != nil {
 		return ""
@@ -195,4 +198,17 @@ func firstErr(errs ...error) error {
 		}
 	}
 	return nil
+}
+
+// RecordFailure writes the failure evidence of a research that failed
+// before its report could be finalized (fin says where it would have
+// gone); it returns the run-state folder, "" when none was written.
+func RecordFailure(fin FinalizeOptions, reason Reason) string {
+	fin = fin.withDefaults()
+	if !filepath.IsAbs(fin.Workspace) || !filepath.IsLocal(fin.OutputDir) {
+		return ""
+	}
+	ts := FormatTimestamp(fin.Timestamp)
+	outDir := filepath.Join(fin.Workspace, fin.OutputDir)
+	return writeFailure(outDir, ts, newRunID(), reason, expectedFor(fin.OutputDir, LogDir, "research_"+ts))
 }

@@ -1,4 +1,4 @@
-package research
+package local
 
 import (
 	"context"
@@ -57,7 +57,7 @@ func policyRoot(b *testing.B) string {
 }
 
 func devQueries(b *testing.B) []index.Query {
-	data, err := os.ReadFile(filepath.Join("..", "index", "testdata", "dev-queries.tsv"))
+	data, err := os.ReadFile(filepath.Join("..", "..", "index", "testdata", "dev-queries.tsv"))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -76,19 +76,20 @@ func devQueries(b *testing.B) []index.Query {
 }
 
 // BenchmarkCorpusPolicy compares a warm ranked search of 8 results on the
-// bench corpus with and without the policies applied (as the daemon runs
-// it: titles of the corpus kept between searches). The difference of the
-// p50s is what the policies add.
+// bench corpus, by the index alone and by a session with a heavy set of
+// policies applied. The difference of the p50s is what the policies add.
 func BenchmarkCorpusPolicy(b *testing.B) {
 	ix := corpusIndex(b)
 	qs := devQueries(b)
 	dict := analyzer.DefaultSynonyms()
-	root := policyRoot(b)
-	titles, err := ix.Titles()
-	if err != nil {
-		b.Fatal(err)
-	}
-	corpus := policy.NewCorpus(titles)
+	// The policies of another folder, over the corpus's index; the session
+	// keeps the titles and policies between searches, as the daemon does
+	// the titles.
+	s := NewSession(Options{
+		Index:     index.Options{Root: ix.Root(), Dir: ix.Dir()},
+		OpenIndex: func(context.Context, index.Options) (*index.Index, error) { return ix, nil },
+		PolicyFS:  os.DirFS(policyRoot(b)),
+	})
 	ctx := context.Background()
 	so := index.SearchOptions{Limit: 8, Dictionary: dict}
 	run := func(b *testing.B, f func(q index.Query) error) {
@@ -118,7 +119,7 @@ func BenchmarkCorpusPolicy(b *testing.B) {
 	})
 	b.Run("policies", func(b *testing.B) {
 		run(b, func(q index.Query) error {
-			_, err := LocalSearch(ctx, ix, root, corpus, q, LocalOptions{Search: so})
+			_, err := s.Search(ctx, Request{Query: q, Limit: 8})
 			return err
 		})
 	})

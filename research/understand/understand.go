@@ -1,4 +1,4 @@
-package research
+package understand
 
 import (
 	"fmt"
@@ -40,30 +40,30 @@ func StripSkipWords(query string) string {
 	return strings.Join(strings.Fields(f), " ")
 }
 
-// UnderstandingMode is how much query understanding Phase A does.
-type UnderstandingMode string
+// Mode is how much query understanding Phase A does.
+type Mode string
 
 // The modes of query_understanding (env CC_LWR_QUERY_UNDERSTANDING).
 const (
-	// UnderstandOff: intent default, no synonyms (the skill's default).
-	UnderstandOff UnderstandingMode = "off"
-	// UnderstandAuto: heuristic intent, dictionary synonyms, ambiguity;
+	// Off: intent default, no synonyms (the skill's default).
+	Off Mode = "off"
+	// Auto: heuristic intent, dictionary synonyms, ambiguity;
 	// needs_llm is always false.
-	UnderstandAuto UnderstandingMode = "auto"
-	// UnderstandAlways: as auto, and needs_llm is true when the query is
+	Auto Mode = "auto"
+	// Always: as auto, and needs_llm is true when the query is
 	// ambiguous, with a hint for the agent's model.
-	UnderstandAlways UnderstandingMode = "always"
+	Always Mode = "always"
 )
 
-// ParseUnderstandingMode reads a mode name; "" is off.
-func ParseUnderstandingMode(s string) (UnderstandingMode, error) {
-	switch m := UnderstandingMode(strings.ToLower(strings.TrimSpace(s))); m {
+// ParseMode reads a mode name; "" is off.
+func ParseMode(s string) (Mode, error) {
+	switch m := Mode(strings.ToLower(strings.TrimSpace(s))); m {
 	case "":
-		return UnderstandOff, nil
-	case UnderstandOff, UnderstandAuto, UnderstandAlways:
+		return Off, nil
+	case Off, Auto, Always:
 		return m, nil
 	}
-	return UnderstandOff, fmt.Errorf("unknown query understanding %q; use off, auto or always", s)
+	return Off, fmt.Errorf("unknown query understanding %q; use off, auto or always", s)
 }
 
 // MaxSynonyms bounds the synonyms query understanding adds.
@@ -72,14 +72,14 @@ const MaxSynonyms = 5
 // AmbiguousAt is the ambiguity from which a query counts as ambiguous.
 const AmbiguousAt = 0.5
 
-// Understanding is the outcome of query understanding, as the skill's
+// Result is the outcome of query understanding, as the skill's
 // Invoke-QueryUnderstanding.ps1 printed it.
-type Understanding struct {
-	Mode      UnderstandingMode `json:"mode"`
-	Intent    web.Intent        `json:"intent"`
-	Synonyms  []string          `json:"synonyms"`
-	Ambiguity float64           `json:"ambiguity"`
-	NeedsLLM  bool              `json:"needs_llm"`
+type Result struct {
+	Mode      Mode       `json:"mode"`
+	Intent    web.Intent `json:"intent"`
+	Synonyms  []string   `json:"synonyms"`
+	Ambiguity float64    `json:"ambiguity"`
+	NeedsLLM  bool       `json:"needs_llm"`
 	// LLMPromptHint is always present ("" when there is nothing to ask):
 	// what an agent's model should clarify before searching again.
 	LLMPromptHint string `json:"llm_prompt_hint"`
@@ -116,12 +116,12 @@ var vagueLatin = []string{"it", "this", "that", "these", "those", "stuff", "thin
 // for up to MaxSynonyms synonyms, and an ambiguity score from the query's
 // length and its vague words. In off mode it returns the defaults and
 // touches neither dictionary nor analyzer.
-func Understand(query string, mode UnderstandingMode, dict *analyzer.Synonyms) Understanding {
-	u := Understanding{Mode: mode, Intent: web.IntentDefault, Synonyms: []string{}}
+func Query(query string, mode Mode, dict *analyzer.Synonyms) Result {
+	u := Result{Mode: mode, Intent: web.IntentDefault, Synonyms: []string{}}
 	if mode == "" {
-		u.Mode = UnderstandOff
+		u.Mode = Off
 	}
-	if u.Mode == UnderstandOff {
+	if u.Mode == Off {
 		return u
 	}
 	u.Intent = DetectIntent(query)
@@ -143,7 +143,7 @@ func Understand(query string, mode UnderstandingMode, dict *analyzer.Synonyms) U
 		}
 	}
 	u.Ambiguity = Ambiguity(query)
-	if u.Mode == UnderstandAlways && u.Ambiguity >= AmbiguousAt {
+	if u.Mode == Always && u.Ambiguity >= AmbiguousAt {
 		u.NeedsLLM = true
 		u.LLMPromptHint = "クエリが短い、または指示語を含むため曖昧です。調べたい対象（資料名・制度名）、時点（年度・版）、知りたいこと（定義・手順・金額など）を補ったクエリに言い換えてから再度 lwr research を実行してください。"
 	}

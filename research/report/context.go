@@ -1,4 +1,4 @@
-package research
+package report
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"lwr/policy"
+	"lwr/research/understand"
 )
 
 // ContextSchemaVersion is the version of research_<ts>.context.json.
@@ -26,18 +27,18 @@ func ContextSchema() []byte { return bytes.Clone(contextSchemaJSON) }
 // applied, and the SHA-256 of the report it belongs to. The report's own
 // JSON comment keeps its schema (1.0/1.1); these fields live here.
 type Context struct {
-	SchemaVersion    string          `json:"schema_version"`
-	CreatedAt        string          `json:"created_at"`
-	Timestamp        string          `json:"timestamp"`
-	Producer         string          `json:"producer"`
-	OriginalQuery    string          `json:"original_query"`
-	SourceRoot       string          `json:"source_root"`
-	Report           ContextReport   `json:"report"`
-	SchemaVersionLog string          `json:"schema_version_log"`
-	Statuses         Statuses        `json:"statuses"`
-	SkipWeb          bool            `json:"skip_web"`
-	Policies         policy.Policies `json:"policies"`
-	Understanding    *Understanding  `json:"query_understanding,omitempty"`
+	SchemaVersion    string             `json:"schema_version"`
+	CreatedAt        string             `json:"created_at"`
+	Timestamp        string             `json:"timestamp"`
+	Producer         string             `json:"producer"`
+	OriginalQuery    string             `json:"original_query"`
+	SourceRoot       string             `json:"source_root"`
+	Report           ContextReport      `json:"report"`
+	SchemaVersionLog string             `json:"schema_version_log"`
+	Statuses         Statuses           `json:"statuses"`
+	SkipWeb          bool               `json:"skip_web"`
+	Policies         policy.Policies    `json:"policies"`
+	Understanding    *understand.Result `json:"query_understanding,omitempty"`
 }
 
 // ContextReport identifies the report.
@@ -53,9 +54,9 @@ type ContextReport struct {
 func contextJSON(opts FinalizeOptions, f *Finalized) ([]byte, error) {
 	in := opts.Context
 	st := in.Statuses
-	for _, s := range []*string{&st.Local, &st.Web, &st.Deep} {
+	for _, s := range []*Status{&st.Local, &st.Web, &st.Deep} {
 		if *s == "" {
-			*s = "unknown"
+			*s = StatusUnknown
 		}
 	}
 	producer := in.Producer

@@ -1,4 +1,4 @@
-package research
+package report
 
 import (
 	"bytes"
@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"lwr/policy"
+	"lwr/research/understand"
 )
 
 // Hand-off files (SPEC §7.5).
@@ -67,13 +68,6 @@ func writeSynced(name string, data []byte) error {
 	return nil
 }
 
-// Statuses are the phases' statuses, as the context file gives them.
-type Statuses struct {
-	Local string `json:"local"`
-	Web   string `json:"web"`
-	Deep  string `json:"deep"`
-}
-
 // ContextInput is what the context file says besides the report itself.
 type ContextInput struct {
 	Query         string
@@ -81,7 +75,7 @@ type ContextInput struct {
 	Statuses      Statuses
 	SkipWeb       bool
 	Policies      policy.Policies
-	Understanding *Understanding
+	Understanding *understand.Result
 	// Producer is "lwr research" or "lwr finalize".
 	Producer string
 }
@@ -139,7 +133,7 @@ type Finalized struct {
 
 // SavedLine is the single line lwr prints: 保存しました: [name](<absolute path>).
 func (f *Finalized) SavedLine() string {
-	return fmt.Sprintf("保存しました: [%s](%s)", esc(f.Name), pathTarget(filepath.ToSlash(f.Report)))
+	return fmt.Sprintf("保存しました: [%s](%s)", Text(f.Name), PathTarget(filepath.ToSlash(f.Report)))
 }
 
 // ValidationError is a report that failed validation.
@@ -190,7 +184,7 @@ func Finalize(ctx context.Context, opts FinalizeOptions) (*Finalized, error) {
 	logDir := filepath.Join(opts.Workspace, LogDir)
 	runID := newRunID()
 	expected := expectedFor(opts.OutputDir, LogDir, "research_"+ts)
-	fail := func(reason string, err error) (*Finalized, error) {
+	fail := func(reason Reason, err error) (*Finalized, error) {
 		return nil, &Failure{Reason: reason, Err: err, Evidence: writeFailure(outDir, ts, runID, reason, expected)}
 	}
 	if !filepath.IsAbs(opts.Workspace) {
@@ -311,7 +305,7 @@ func finalizeAgain(opts FinalizeOptions, outDir, logDir, base, ts, digest, versi
 		LastOutput: filepath.Join(outDir, LastOutputFile),
 	}
 	expected := expectedFor(opts.OutputDir, LogDir, base)
-	fail := func(reason string, err error) (*Finalized, error) {
+	fail := func(reason Reason, err error) (*Finalized, error) {
 		return nil, &Failure{Reason: reason, Err: err, Evidence: writeFailure(outDir, ts, runID, reason, expected)}
 	}
 	if _, err := os.Stat(f.Context); errors.Is(err, fs.ErrNotExist) {
@@ -390,26 +384,4 @@ func reportModel(md []byte) string {
 	}
 	_ = json.Unmarshal(raw, &c)
 	return c.Metadata.Model
-}
-
-// lockDir takes an exclusive lock on a folder, waiting up to timeout.
-func lockDir(ctx context.Context, dir string, timeout time.Duration) (func(), error) {
-	deadline := time.Now().Add(timeout)
-	for {
-		unlock, ok, err := tryLockDir(dir)
-		if err != nil {
-			return nil, fmt.Errorf("lock %s: %w", dir, err)
-		}
-		if ok {
-			return unlock, nil
-		}
-		if time.Now().After(deadline) {
-			return nil, fmt.Errorf("lock %s: another lwr is finalizing a report there for more than %s", dir, timeout)
-		}
-		select {
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		case <-time.After(20 * time.Millisecond):
-		}
-	}
 }

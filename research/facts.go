@@ -1,0 +1,191 @@
+package research
+
+import (
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"lwr/analyzer"
+	"lwr/analyzer/edition"
+)
+
+// Fact kinds of Layer 1.
+const (
+	FactAmount  = "amount"
+	FactDate    = "date"
+	FactEdition = "edition"
+	FactVersion = "version"
+	FactValue   = "value" // a value a currentness record is about
+)
+
+var factKindLabels = map[string]string{FactAmount: "金額", FactDate: "日付", FactEdition: "版", FactVersion: "バージョン", FactValue: "値"}
+
+// factKindLabel is the Japanese name of a fact kind.
+func factKindLabel(kind string) string { return factKindLabels[kind] }
+
+// fact is one Layer 1 statement: a kind, a normalized value, the text it
+// stands in and the point it is about.
+type fact struct {
+	kind  string
+	value string // normalized
+	raw   string
+	label string // the line without its facts, folded
+	text  string
+	line  int
+}
+
+var amountRe = regexp.MustCompile(`(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?\s*(億|万|千)?\s*円`)
+
+// amounts finds the yen amounts of folded text: value in yen, raw text and
+// byte span.
+func amounts(f string) (vals, raws []string, spans [][2]int) {
+	for _, m := range amountRe.FindAllStringSubmatchIndex(f, -1) {
+		num := strings.ReplaceAll(f[m[2]:m[3]], ",", "")
+		v, err := strconv.ParseFloat(num, 64)
+		if err != nil {
+			continue
+		}
+		if m[4] >= 0 {
+			frac, _ := strconv.ParseFloat("0."+f[m[4]:m[5]], 64)
+			v += frac
+		}
+		if m[6] >= 0 {
+			switch f[m[6]:m[7]] {
+			case "億":
+				v *= 1e8
+			case "万":
+				v *= 1e4
+			case "千":
+				v *= 1e3
+			}
+		}
+		vals = append(vals, strconv.FormatInt(int64(math.Round(v)), 10)+"円")
+		raws = append(raws, strings.TrimSpace(f[m[0]:m[1]]))
+		spans = append(spans, [2]int{m[0], m[1]})
+	}
+	return vals, raws, spans
+}
+
+// normalizeValue makes a value comparable: an amount in yen, else the
+// folded text without spaces.
+func normalizeValue(s string) string {
+	f := analyzer.Fold(s)
+	if vals, _, _ := amounts(f); len(vals) == 1 {
+		return vals[0]
+	}
+	return strings.Join(strings.Fields(f), "")
+}
+
+// labelDrop are the characters a point's label leaves out: digits, date
+// and edition words, units, punctuation and Markdown.
+const labelDrop = "0123456789年月日度版第号円万億千,.:：;/-~()（）[]［］|｜*#>`'\"「」『』、。・ 　\t令和平成昭和vV"
+
+// pointLabel is the folded text of a line without its numbers, dates,
+// editions and punctuation: what the line is about.
+func pointLabel(f string) string {
+	var b strings.Builder
+	for _, r := range f {
+		if strings.ContainsRune(labelDrop, r) || unicode.IsSpace(r) {
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// factsOf reads the facts of one line or sentence.
+func factsOf(text string, line int) []fact {
+	t := strings.TrimSpace(text)
+	if t == "" {
+		return nil
+	}
+	f := analyzer.Fold(t)
+	var out []fact
+	label := pointLabel(f)
+	vals, raws, _ := amounts(f)
+	for i := range vals {
+		out = append(out, fact{kind: FactAmount, value: vals[i], raw: raws[i], label: label, text: t, line: line})
+	}
+	for _, e := range edition.Find(t) {
+		k := ""
+		switch e.Kind {
+		case edition.Number, edition.FiscalYear, edition.Year:
+			k = FactEdition
+		case edition.Version:
+			k = FactVersion
+		case edition.Revised, edition.Effective, edition.Enacted, edition.Issued, edition.Created, edition.Date:
+			k = FactDate
+		}
+		if k == "" {
+			continue
+		}
+		out = append(out, fact{kind: k, value: e.Kind.String() + ":" + e.Value, raw: strings.TrimSpace(e.Raw), label: label, text: t, line: line})
+	}
+	return out
+}
+
+// factsOfSource reads the facts of a source: the snippet's lines of a
+// local hit (with their line numbers), the sentences of a web snippet.
+func factsOfSource(s source) []fact {
+	var out []fact
+	if s.local() {
+		for i, l := range strings.Split(s.hit.Match.Snippet, "\n") {
+			out = append(out, factsOf(l, s.hit.Match.StartLine+i)...)
+		}
+		return out
+	}
+	for _, sent := range sentences(s.web.Entry.Title + "。" + s.web.Entry.Snippet) {
+		out = append(out, factsOf(sent, 0)...)
+	}
+	return out
+}
+
+// sentences cuts text at 。 ！ ？ and line ends.
+func sentences(text string) []string {
+	return strings.FieldsFunc(text, func(r rune) bool {
+		return r == '。' || r == '\n' || r == '！' || r == '？' || r == '!' || r == '?'
+	})
+}
+
+// bigrams of a label, for similarity.
+func labelBigrams(s string) map[string]bool {
+	rs := []rune(s)
+	out := map[string]bool{}
+	for i := 0; i+1 < len(rs); i++ {
+		out[string(rs[i:i+2])] = true
+	}
+	return out
+}
+
+// samePoint reports whether two facts are about the same point: labels
+// equal, one holding the other, or most of their character bigrams in
+// common. Short labels (under 6 characters) count only between related
+// documents, so that 施行 in two unrelated rules is not a conflict.
+func samePoint(a, b fact, related bool) bool {
+	la, lb := utf8.RuneCountInString(a.label), utf8.RuneCountInString(b.label)
+	if la < 2 || lb < 2 {
+		return false
+	}
+	short := min(la, lb) < 6
+	if short && !related {
+		return false
+	}
+	if a.label == b.label {
+		return true
+	}
+	if min(la, lb) >= 4 && (strings.Contains(a.label, b.label) || strings.Contains(b.label, a.label)) {
+		return true
+	}
+	ga, gb := labelBigrams(a.label), labelBigrams(b.label)
+	inter := 0
+	for g := range ga {
+		if gb[g] {
+			inter++
+		}
+	}
+	union := len(ga) + len(gb) - inter
+	return union > 0 && float64(inter)/float64(union) >= 0.5
+}

@@ -1,0 +1,215 @@
+package local
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"lwr/analyzer"
+	"lwr/index"
+)
+
+// DaemonOptions configure the daemon of one source root.
+type DaemonOptions struct {
+	// Index is the index it keeps (its Role is set to index.RoleWatch).
+	Index index.Options
+	// SynonymFile is the user's synonym dictionary ("" for none).
+	SynonymFile string
+	// Poll rescans at this interval instead of listening for events.
+	Poll time.Duration
+	// Drain bounds the wait for requests in flight at shutdown (5s when
+	// zero).
+	Drain time.Duration
+	// Listening is called once the daemon answers requests, with where.
+	Listening func(root, endpoint string)
+	Logger    *slog.Logger
+}
+
+// ErrDaemonRunning is returned when a daemon already serves the index.
+var ErrDaemonRunning = errors.New("a daemon is already running for this source root")
+
+// runningError names the daemon that runs already; it matches
+// ErrDaemonRunning.
+type runningError struct {
+	root string
+	pid  int
+}
+
+func (e *runningError) Error() string {
+	return fmt.Sprintf("a daemon for %s is already running (process %d); stop it with lwr index stop", e.root, e.pid)
+}
+
+func (e *runningError) Unwrap() error { return ErrDaemonRunning }
+
+// RunDaemon is the daemon (lwr index watch): it opens the index for
+// writing, answers requests, syncs once and then keeps the index current
+// as files change, until ctx ends or a stop request comes; it then
+// finishes its batch, drains the requests in flight and closes the index.
+func RunDaemon(ctx context.Context, opts DaemonOptions) error {
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if opts.Drain <= 0 {
+		opts.Drain = 5 * time.Second
+	}
+	dict, err := analyzer.LoadSynonyms(opts.SynonymFile)
+	if err != nil {
+		return err
+	}
+	wo := opts.Index
+	wo.Role, wo.Logger = index.RoleWatch, log
+	ix, err := index.Open(ctx, wo)
+	if err != nil {
+		var le *index.LockedError
+		if errors.As(err, &le) && le.Daemon() {
+			return &runningError{root: wo.Root, pid: le.PID}
+		}
+		return err
+	}
+	defer ix.Close()
+	ln, cleanup, token, err := listen(ix.Dir())
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	// Load the dictionary now: the first search must not pay for it.
+	go func() { _ = analyzer.Default().Preload() }()
+	run, stop := context.WithCancel(ctx)
+	defer stop()
+	srv := NewServer(ix, dict, ServerOptions{Stop: stop, Token: token, Logger: log})
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(run, ln, opts.Drain) }()
+	if opts.Listening != nil {
+		opts.Listening(ix.Root(), ln.Addr().String())
+	}
+	werr := ix.Watch(run, index.WatchOptions{
+		Poll: opts.Poll,
+		OnSync: func(st index.BuildStats, err error) {
+			if err == nil {
+				srv.MarkReady()
+			}
+			// A sync allocates a lot and then idles: give the memory back.
+			debug.FreeOSMemory()
+		},
+	})
+	log.Info("stopping")
+	stop()
+	if err := <-served; err != nil && werr == nil {
+		werr = err
+	}
+	if errors.Is(werr, context.Canceled) {
+		werr = nil
+	}
+	if werr != nil {
+		return werr
+	}
+	log.Info("stopped")
+	return nil
+}
+
+// DaemonStart is how to start a daemon in the background.
+type DaemonStart struct {
+	// Exe and Args are the command (lwr … index watch); Env its
+	// environment (nil: this process's).
+	Exe  string
+	Args []string
+	Env  []string
+	// Dir is the index folder; the daemon's log goes to daemon.log there.
+	Dir string
+	// Wait returns only once the daemon answers (or failed).
+	Wait bool
+}
+
+// StartDaemon starts a daemon detached from this process and its
+// terminal, its output appended to daemon.log in the index folder. It
+// returns the process id.
+func StartDaemon(ctx context.Context, d DaemonStart) (int, error) {
+	if err := os.MkdirAll(d.Dir, 0o700); err != nil {
+		return 0, err
+	}
+	logPath := filepath.Join(d.Dir, "daemon.log")
+	logf, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return 0, fmt.Errorf("open the daemon log %s: %w", logPath, err)
+	}
+	defer logf.Close()
+	c := exec.Command(d.Exe, d.Args...)
+	c.Stdin, c.Stdout, c.Stderr = nil, logf, logf
+	c.SysProcAttr = detached()
+	c.Env = d.Env
+	if err := c.Start(); err != nil {
+		return 0, fmt.Errorf("start the daemon: %w", err)
+	}
+	pid := c.Process.Pid
+	exited := make(chan error, 1)
+	go func() { exited <- c.Wait() }()
+	if !d.Wait {
+		return pid, nil
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		select {
+		case <-exited:
+			return pid, fmt.Errorf("the daemon exited at once; its log %s says: %s", logPath, lastLine(logPath))
+		case <-ctx.Done():
+			return pid, ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+		if cl, err := Dial(d.Dir, time.Second); err == nil {
+			if _, err := cl.Status(ctx); err == nil {
+				return pid, nil
+			}
+		}
+	}
+	return pid, fmt.Errorf("the daemon (pid %d) did not answer within 30s; see %s", pid, logPath)
+}
+
+func lastLine(p string) string {
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return err.Error()
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	return lines[len(lines)-1]
+}
+
+// StopDaemon stops the daemon of an index folder: it asks it over its
+// transport (a daemon that holds the index but does not listen is
+// terminated), then waits until it released the index. It returns the
+// daemon's process id, or ErrNoDaemon when none runs.
+func StopDaemon(ctx context.Context, dir string, timeout time.Duration) (int, error) {
+	h, held := index.LockHolder(dir)
+	if !held || !h.Daemon() {
+		return 0, ErrNoDaemon
+	}
+	asked := false
+	if cl, err := Dial(dir, timeout); err == nil {
+		asked = cl.Stop(ctx) == nil
+	}
+	if !asked {
+		if err := terminate(h.PID); err != nil {
+			return h.PID, fmt.Errorf("stop the daemon (process %d): %w", h.PID, err)
+		}
+	}
+	deadline := time.Now().Add(15 * time.Second)
+	for time.Now().Before(deadline) {
+		if now, held := index.LockHolder(dir); !held || now.PID != h.PID {
+			return h.PID, nil
+		}
+		select {
+		case <-ctx.Done():
+			return h.PID, ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	return h.PID, fmt.Errorf("the daemon (process %d) did not stop within 15s; end it with kill %d (taskkill /PID %d on Windows)", h.PID, h.PID, h.PID)
+}

@@ -1,0 +1,198 @@
+package local
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"lwr/policy"
+)
+
+// Format is an output format of a search.
+type Format int
+
+// The formats.
+const (
+	// FormatText is a readable list with highlighted words.
+	FormatText Format = iota
+	// FormatJSON is exactly the local_result of agent-output-schema.json.
+	FormatJSON
+	// FormatJSONExt is FormatJSON plus the policies' structured notes.
+	FormatJSONExt
+)
+
+var formatNames = [...]string{FormatText: "text", FormatJSON: "json", FormatJSONExt: "json-ext"}
+
+func (f Format) String() string {
+	if f < 0 || int(f) >= len(formatNames) {
+		return "text"
+	}
+	return formatNames[f]
+}
+
+// ParseFormat reads a format's name.
+func ParseFormat(s string) (Format, error) {
+	for i, n := range formatNames {
+		if n == s {
+			return Format(i), nil
+		}
+	}
+	return FormatText, fmt.Errorf("unknown format %q; use text, json or json-ext", s)
+}
+
+// MarshalText writes the format's name.
+func (f Format) MarshalText() ([]byte, error) { return []byte(f.String()), nil }
+
+// UnmarshalText reads a format's name.
+func (f *Format) UnmarshalText(b []byte) error {
+	v, err := ParseFormat(string(b))
+	if err != nil {
+		return err
+	}
+	*f = v
+	return nil
+}
+
+// AgentResult is the local_result of the research skill's
+// agent-output-schema.json.
+type AgentResult struct {
+	AgentType        string       `json:"agent_type"`
+	Status           string       `json:"status"` // ok, empty or error
+	Matches          []AgentMatch `json:"matches"`
+	ScannedFileCount int          `json:"scanned_file_count"`
+	SourceRoot       string       `json:"sourceRoot,omitempty"`
+	Message          string       `json:"message,omitempty"`
+	ErrorMessage     string       `json:"error_message,omitempty"`
+}
+
+// AgentMatch is one match of an AgentResult.
+type AgentMatch struct {
+	Path             string  `json:"path"`
+	Score            float64 `json:"score"`
+	Snippet          string  `json:"snippet"`
+	SnippetStartLine int     `json:"snippetStartLine"`
+	SnippetEndLine   int     `json:"snippetEndLine"`
+	ModifiedAt       string  `json:"modifiedAt"`
+}
+
+// ExtResult is --format json-ext: the local_result and what the policies
+// say of each match.
+type ExtResult struct {
+	AgentResult
+	Annotations []policy.Ext    `json:"annotations"`
+	Policies    policy.Policies `json:"policies"`
+}
+
+// Agent returns the result as the agent schema's local_result.
+func (r *Result) Agent() AgentResult {
+	a := AgentResult{AgentType: "local", Status: "ok", Matches: []AgentMatch{}, ScannedFileCount: r.Scanned, SourceRoot: r.Root, Message: r.Message}
+	for _, m := range r.Matches {
+		a.Matches = append(a.Matches, AgentMatch{
+			Path:             m.Path,
+			Score:            roundScore(m.Score),
+			Snippet:          m.Snippet,
+			SnippetStartLine: m.StartLine,
+			SnippetEndLine:   m.EndLine,
+			ModifiedAt:       m.ModTime.UTC().Format(time.RFC3339),
+		})
+	}
+	if len(a.Matches) == 0 {
+		a.Status = "empty"
+	}
+	return a
+}
+
+// Ext returns the result as json-ext.
+func (r *Result) Ext() ExtResult {
+	return ExtResult{AgentResult: r.Agent(), Annotations: r.Annotations, Policies: r.Policies}
+}
+
+// EmptyResult is the local_result of a search that found nothing to
+// search: a missing source root, with the guidance in message.
+func EmptyResult(root, message string) AgentResult {
+	return AgentResult{AgentType: "local", Status: "empty", Matches: []AgentMatch{}, SourceRoot: root, Message: message}
+}
+
+// ErrorResult is the local_result of a failed search: the sentence in
+// error_message, and for an invalid currentness file its code and text in
+// message too.
+func ErrorResult(sentence string, currentness bool) AgentResult {
+	a := AgentResult{AgentType: "local", Status: "error", Matches: []AgentMatch{}, ErrorMessage: sentence}
+	if currentness {
+		a.Message = sentence
+	}
+	return a
+}
+
+func roundScore(s float64) float64 {
+	return float64(int64(s*10000+0.5)) / 10000
+}
+
+// WriteJSON writes v as indented JSON, without HTML escapes, as every
+// JSON output of lwr.
+func WriteJSON(out io.Writer, v any) {
+	enc := json.NewEncoder(out)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(v)
+}
+
+// Render writes a result in an output format; tty says the text goes to
+// a terminal (bold highlights instead of **…**).
+func Render(r *Result, f Format, tty bool) string {
+	var b strings.Builder
+	switch f {
+	case FormatJSON:
+		WriteJSON(&b, r.Agent())
+	case FormatJSONExt:
+		WriteJSON(&b, r.Ext())
+	default:
+		writeText(&b, r, tty)
+	}
+	return b.String()
+}
+
+// writeText prints a readable list: path:lines, score, the policies' note,
+// and the snippet with the query words highlighted.
+func writeText(out io.Writer, r *Result, tty bool) {
+	if len(r.Matches) == 0 {
+		if len(r.Terms) == 0 {
+			fmt.Fprintln(out, "no searchable words in the query (particles, symbols and stop words are not indexed)")
+		} else {
+			fmt.Fprintf(out, "no matches in %d indexed files of %s\n", r.Scanned, r.Root)
+		}
+		return
+	}
+	open, closing := "**", "**"
+	if tty {
+		open, closing = "\x1b[1;33m", "\x1b[0m"
+	}
+	for i, m := range r.Matches {
+		fmt.Fprintf(out, "%d. %s:%d-%d  score %.3f  modified %s\n", i+1, m.Path, m.StartLine, m.EndLine, m.Score, m.ModTime.Local().Format("2006-01-02"))
+		if i < len(r.Annotations) {
+			if note := r.Annotations[i].Message; note != "" {
+				fmt.Fprintln(out, "   ["+strings.TrimPrefix(note, m.Path+": ")+"]")
+			}
+		}
+		var b strings.Builder
+		last := 0
+		for _, h := range m.Highlights {
+			b.WriteString(m.Snippet[last:h[0]])
+			b.WriteString(open + m.Snippet[h[0]:h[1]] + closing)
+			last = h[1]
+		}
+		b.WriteString(m.Snippet[last:])
+		for _, line := range strings.Split(b.String(), "\n") {
+			fmt.Fprintln(out, "   "+line)
+		}
+		if m.Explain != "" {
+			for _, line := range strings.Split(m.Explain, "\n") {
+				fmt.Fprintln(out, "   | "+line)
+			}
+		}
+		fmt.Fprintln(out)
+	}
+	fmt.Fprintf(out, "%d of %d files shown (%s, %d indexed, %s)\n", len(r.Matches), r.Total, r.Mode, r.Scanned, r.Took.Round(time.Microsecond))
+}

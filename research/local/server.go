@@ -1,0 +1,168 @@
+package local
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"lwr/analyzer"
+	"lwr/index"
+)
+
+// ServerOptions configure a Server.
+type ServerOptions struct {
+	// Stop is called by a stop request.
+	Stop func()
+	// Token is what every request must carry ("" when the transport
+	// admits only the owner).
+	Token  string
+	Logger *slog.Logger
+}
+
+// Server answers the requests of one open index: searches (through a
+// Session that reads the policies at every search), policies, status and
+// stop.
+type Server struct {
+	ix      *index.Index
+	s       *Session
+	opts    ServerOptions
+	started time.Time
+	ready   atomic.Bool
+	wg      sync.WaitGroup
+}
+
+// NewServer serves ix with the synonym dictionary dict. Until MarkReady
+// is called, searches fail with ErrSyncing unless the index was ready
+// when it was opened.
+func NewServer(ix *index.Index, dict *analyzer.Synonyms, opts ServerOptions) *Server {
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	srv := &Server{ix: ix, s: serving(ix, dict, Options{Logger: opts.Logger}), opts: opts, started: time.Now()}
+	if st, err := ix.Status(); err == nil && st.Ready {
+		srv.ready.Store(true)
+	}
+	return srv
+}
+
+// MarkReady lets searches in after a sync, and refreshes what the server
+// keeps of the index (the titles for relations).
+func (srv *Server) MarkReady() {
+	srv.s.Refresh()
+	srv.ready.Store(true)
+}
+
+// Serve answers connections until ctx ends, then waits up to drain for the
+// requests in flight.
+func (srv *Server) Serve(ctx context.Context, ln net.Listener, drain time.Duration) error {
+	go func() {
+		<-ctx.Done()
+		ln.Close()
+	}()
+	for {
+		c, err := ln.Accept()
+		if err != nil {
+			if ctx.Err() != nil {
+				break
+			}
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() {
+				continue
+			}
+			return fmt.Errorf("accept: %w", err)
+		}
+		srv.wg.Add(1)
+		go func() {
+			defer srv.wg.Done()
+			srv.handle(ctx, c)
+		}()
+	}
+	done := make(chan struct{})
+	go func() { srv.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(drain):
+		srv.opts.Logger.Warn("requests still running at shutdown", "after", drain)
+	}
+	return nil
+}
+
+func (srv *Server) handle(ctx context.Context, c net.Conn) {
+	defer c.Close()
+	_ = c.SetDeadline(time.Now().Add(60 * time.Second))
+	line, err := bufio.NewReaderSize(io.LimitReader(c, maxRequest), 64<<10).ReadBytes('\n')
+	if err != nil && len(line) == 0 {
+		return
+	}
+	resp := wireResponse{V: ProtocolVersion}
+	var req wireRequest
+	switch {
+	case json.Unmarshal(line, &req) != nil:
+		resp.Code, resp.Error = codeBadRequest, "the request is not JSON"
+	case !tokenOK(req.Token, srv.opts.Token):
+		resp.Code, resp.Error = codeDenied, "the request does not carry this daemon's token"
+	case req.V != ProtocolVersion:
+		resp.Code, resp.Error = codeBadRequest, fmt.Sprintf("the daemon speaks protocol %d, the request %d; restart the daemon with this lwr (lwr index stop, then lwr index watch --detach)", ProtocolVersion, req.V)
+	default:
+		srv.opts.Logger.Debug("request", "op", req.Op)
+		srv.answer(context.WithoutCancel(ctx), req, &resp)
+	}
+	resp.OK = resp.Error == ""
+	enc := json.NewEncoder(c)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(resp)
+}
+
+func (srv *Server) answer(ctx context.Context, req wireRequest, resp *wireResponse) {
+	fail := func(code string, err error) { resp.Code, resp.Error = code, err.Error() }
+	switch req.Op {
+	case opStatus:
+		st, err := srv.ix.Status()
+		if err != nil {
+			fail(codeFailed, err)
+			return
+		}
+		resp.Status = &DaemonStatus{PID: os.Getpid(), Started: srv.started, Root: srv.ix.Root(), Dir: srv.ix.Dir(), Index: st, Watch: srv.ix.WatchState()}
+	case opStop:
+		if srv.opts.Stop != nil {
+			srv.opts.Stop()
+		}
+	case opPolicies:
+		p, err := srv.s.Policies(ctx, req.IgnorePreference)
+		if err != nil {
+			fail(errorCode(err), err)
+			return
+		}
+		resp.Policies = &p
+	case opSearch:
+		if !srv.ready.Load() {
+			fail(codeSyncing, ErrSyncing)
+			return
+		}
+		if req.Search == nil || len(req.Search.Query.Words) == 0 {
+			fail(codeEmptyQuery, index.ErrEmptyQuery)
+			return
+		}
+		res, err := srv.s.Search(ctx, *req.Search)
+		if err != nil {
+			fail(errorCode(err), err)
+			return
+		}
+		if req.Format != nil {
+			resp.Output = Render(res, *req.Format, req.TTY)
+			return
+		}
+		resp.Result = res
+	default:
+		fail(codeBadRequest, fmt.Errorf("unknown operation %q", req.Op))
+	}
+}

@@ -1,0 +1,317 @@
+package local
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"sync"
+	"time"
+
+	"lwr/analyzer"
+	"lwr/index"
+	"lwr/policy"
+)
+
+// Options say how to reach the index of one source root.
+type Options struct {
+	// Index is the index of the source root (Root and Dir at least).
+	Index index.Options
+	// SynonymFile is the user's synonym dictionary, merged with the
+	// embedded one; "" for none.
+	SynonymFile string
+	// DaemonTimeout bounds a request to the daemon (3s when zero).
+	DaemonTimeout time.Duration
+	// AutoBuild builds the index when there is none or it must be
+	// rebuilt; nil fails the search with index.ErrNotIndexed instead.
+	AutoBuild *AutoBuild
+	// Autostart starts the daemon when the searcher is closed after it
+	// searched without one; nil never does.
+	Autostart *DaemonStart
+	// OpenIndex opens the index for searching; nil means index.OpenReader.
+	OpenIndex func(context.Context, index.Options) (*index.Index, error)
+	// PolicyFS is where the policy files are read from; nil means the
+	// source root.
+	PolicyFS fs.FS
+	// Logger receives debug records; nil discards them.
+	Logger *slog.Logger
+}
+
+func (o Options) withDefaults() Options {
+	if o.DaemonTimeout <= 0 {
+		o.DaemonTimeout = 3 * time.Second
+	}
+	if o.OpenIndex == nil {
+		o.OpenIndex = index.OpenReader
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if o.Index.Logger == nil {
+		o.Index.Logger = o.Logger
+	}
+	return o
+}
+
+// AutoBuild is how a session builds an index it does not find.
+type AutoBuild struct {
+	// Before is called as the build starts, with why it is needed.
+	Before func(root string, why error)
+	// Progress holds the build's callbacks (OnStart, OnFile, OnSkip).
+	Progress index.BuildOptions
+	// After is called with what the build did.
+	After func(root string, st index.BuildStats)
+}
+
+// Session is a Searcher on the index opened in this process. The index
+// is opened at the first search and kept until Close; the synonym
+// dictionary and the policy files are read once (a session serving the
+// daemon reads the policy files at every search, since they change while
+// it runs).
+type Session struct {
+	opts Options
+
+	mu       sync.Mutex
+	ix       *index.Index
+	owned    bool // Close closes ix
+	live     bool // policies read at every search
+	dict     *analyzer.Synonyms
+	pols     *policySet
+	corpus   *policy.Corpus
+	searched bool
+}
+
+// NewSession returns a session on the index of opts; nothing is opened
+// before the first search.
+func NewSession(opts Options) *Session {
+	return &Session{opts: opts.withDefaults(), owned: true}
+}
+
+// serving returns the session of a daemon: on its open index, with its
+// dictionary, reading the policies at every search.
+func serving(ix *index.Index, dict *analyzer.Synonyms, opts Options) *Session {
+	opts.Index.Root = ix.Root()
+	return &Session{opts: opts.withDefaults(), ix: ix, dict: dict, live: true}
+}
+
+// open opens the index once, building it first when needed and allowed.
+func (s *Session) open(ctx context.Context) (*index.Index, error) {
+	if s.ix != nil {
+		return s.ix, nil
+	}
+	o := s.opts
+	ix, err := o.OpenIndex(ctx, o.Index)
+	if (errors.Is(err, index.ErrNotIndexed) || errors.Is(err, index.ErrNeedsRebuild)) && o.AutoBuild != nil {
+		if err = s.build(ctx, err); err == nil {
+			ix, err = o.OpenIndex(ctx, o.Index)
+		}
+	}
+	if err != nil {
+		return nil, s.explain(err)
+	}
+	s.ix = ix
+	return ix, nil
+}
+
+// build builds the index with a writer that it closes again, so that the
+// session then holds only a reader's shared lock.
+func (s *Session) build(ctx context.Context, why error) error {
+	o := s.opts
+	if o.AutoBuild.Before != nil {
+		o.AutoBuild.Before(o.Index.Root, why)
+	}
+	wo := o.Index
+	wo.Role = index.RoleAutoBuild
+	w, err := index.Open(ctx, wo)
+	if err != nil {
+		return err
+	}
+	st, err := w.Build(ctx, o.AutoBuild.Progress)
+	if cerr := w.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	if o.AutoBuild.After != nil {
+		o.AutoBuild.After(w.Root(), st)
+	}
+	return nil
+}
+
+// explain says what the user can do about an error opening the index.
+func (s *Session) explain(err error) error {
+	var le *index.LockedError
+	switch {
+	case errors.As(err, &le) && le.Daemon():
+		return fmt.Errorf("%w: the daemon (process %d) holds the index of %s but does not answer on its socket; wait for it to start, or restart it with lwr index stop and lwr index watch --detach", ErrNotAnswering, le.PID, s.opts.Index.Root)
+	case errors.Is(err, index.ErrNotIndexed), errors.Is(err, index.ErrNeedsRebuild):
+		return fmt.Errorf("%w; run lwr index build first", err)
+	}
+	return err
+}
+
+func (s *Session) dictionary() (*analyzer.Synonyms, error) {
+	if s.dict == nil {
+		d, err := analyzer.LoadSynonyms(s.opts.SynonymFile)
+		if err != nil {
+			return nil, err
+		}
+		s.dict = d
+	}
+	return s.dict, nil
+}
+
+// policies returns the policy files as a search uses them: read once, or
+// at every call for a daemon's session.
+func (s *Session) policies() policySet {
+	if s.live {
+		return loadPolicies(policy.Loader{Root: s.root(), FS: s.opts.PolicyFS})
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.pols == nil {
+		p := loadPolicies(policy.Loader{Root: s.root(), FS: s.opts.PolicyFS})
+		s.pols = &p
+	}
+	return *s.pols
+}
+
+func (s *Session) root() string {
+	if s.ix != nil {
+		return s.ix.Root()
+	}
+	if c, err := index.CanonicalRoot(s.opts.Index.Root); err == nil {
+		return c
+	}
+	return s.opts.Index.Root
+}
+
+func (s *Session) corpusOf(ix *index.Index) (*policy.Corpus, error) {
+	if s.corpus == nil {
+		titles, err := ix.Titles()
+		if err != nil {
+			return nil, fmt.Errorf("read the titles of the index: %w", err)
+		}
+		s.corpus = policy.NewCorpus(titles)
+	}
+	return s.corpus, nil
+}
+
+// Refresh forgets what the session keeps of the index's contents (the
+// titles of its documents), after a build changed them.
+func (s *Session) Refresh() {
+	s.mu.Lock()
+	s.corpus = nil
+	s.mu.Unlock()
+}
+
+// Search runs a search on the index.
+func (s *Session) Search(ctx context.Context, req Request) (*Result, error) {
+	// An invalid currentness file fails the search before anything is
+	// opened.
+	pols := s.policies()
+	if _, _, err := pols.forRequest(req.IgnorePreference); err != nil {
+		return nil, err
+	}
+	ix, corpus, dict, err := s.prepare(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return run(ctx, ix, corpus, pols, req, dict)
+}
+
+// prepare opens what a search needs, once: the index, the titles of its
+// documents and the synonym dictionary.
+func (s *Session) prepare(ctx context.Context) (*index.Index, *policy.Corpus, *analyzer.Synonyms, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.searched = true
+	dict, err := s.dictionary()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	ix, err := s.open(ctx)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	corpus, err := s.corpusOf(ix)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return ix, corpus, dict, nil
+}
+
+// Render runs a search and returns it in an output format.
+func (s *Session) Render(ctx context.Context, req Request, f Format, tty bool) (string, error) {
+	res, err := s.Search(ctx, req)
+	if err != nil {
+		return "", err
+	}
+	return Render(res, f, tty), nil
+}
+
+// Policies says which policies are in force.
+func (s *Session) Policies(_ context.Context, ignorePreference bool) (policy.Policies, error) {
+	prefs, cur, err := s.policies().forRequest(ignorePreference)
+	if err != nil {
+		return policy.Policies{}, err
+	}
+	return policy.Describe(prefs, cur, policy.Options{IgnorePreference: ignorePreference}), nil
+}
+
+// Status reports on the index; it never builds one.
+func (s *Session) Status(ctx context.Context) (Status, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := Status{Root: s.root(), Dir: s.opts.Index.Dir}
+	ix := s.ix
+	if ix == nil {
+		var err error
+		ix, err = s.opts.OpenIndex(ctx, s.opts.Index)
+		var le *index.LockedError
+		switch {
+		case errors.Is(err, index.ErrNoRoot):
+			return st, err
+		case errors.Is(err, index.ErrNotIndexed):
+			st.State = StateNotIndexed
+			return st, nil
+		case errors.Is(err, index.ErrNeedsRebuild):
+			st.State, st.Problem = StateNeedsRebuild, err.Error()
+			return st, nil
+		case errors.As(err, &le):
+			st.State, st.Holder = StateBusy, le.Holder
+			return st, nil
+		case err != nil:
+			return st, err
+		}
+		defer ix.Close()
+	}
+	is, err := ix.Status()
+	if err != nil {
+		return st, err
+	}
+	st.State, st.Index = StateReady, &is
+	return st, nil
+}
+
+// Close closes the index the session opened and, when it searched and
+// Autostart is set, starts the daemon.
+func (s *Session) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var err error
+	if s.ix != nil && s.owned {
+		err = s.ix.Close()
+		s.ix = nil
+	}
+	if s.searched && s.opts.Autostart != nil {
+		s.searched = false
+		if _, serr := StartDaemon(context.Background(), *s.opts.Autostart); serr != nil {
+			s.opts.Logger.Warn("could not start the daemon", "err", serr)
+		}
+	}
+	return err
+}
