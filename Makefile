@@ -7,7 +7,7 @@ SAMPLE  := testdata/sample
 DEMO    := .demo
 FUZZTIME ?= 8s
 
-.PHONY: build test test-unit test-fuzz test-corpus demo bench check corpus clean
+.PHONY: build test test-short test-unit test-fuzz test-corpus demo bench check corpus clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/lwr
@@ -19,13 +19,20 @@ test: test-unit test-fuzz test-corpus
 test-unit:
 	$(GO) test -race -count=1 ./...
 
+# The inner loop: every package's tests without the race detector, the
+# fuzzing and the tests that start lwr processes (daemon, kill -9, signals).
+test-short:
+	$(GO) test -short -count=1 ./...
+
 # Coverage-guided fuzzing of the code that reads what comes from outside:
-# web results and source files.
+# web results, source files, queries and the reports agents write.
 test-fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzSanitizeText$$' -fuzztime $(FUZZTIME) ./web
 	$(GO) test -run '^$$' -fuzz '^FuzzImport$$' -fuzztime $(FUZZTIME) ./web
 	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) ./index
 	$(GO) test -run '^$$' -fuzz '^FuzzParseDocument$$' -fuzztime $(FUZZTIME) ./index
+	$(GO) test -run '^$$' -fuzz '^FuzzParseQuery$$' -fuzztime $(FUZZTIME) ./index
+	$(GO) test -run '^$$' -fuzz '^FuzzValidate$$' -fuzztime $(FUZZTIME) ./research/report
 
 test-corpus:
 	@if [ -d "$(CORPUS)/manpages-ja" ]; then \

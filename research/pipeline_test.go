@@ -4,13 +4,17 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"lwr/analyzer"
+	"lwr/index"
 	"lwr/policy"
 	"lwr/research/local"
 	"lwr/research/report"
@@ -317,6 +321,68 @@ func TestResearchPolicyFailures(t *testing.T) {
 	for _, f := range researchtest.Files(t, ws) {
 		if strings.HasSuffix(f, ".md") || strings.HasSuffix(f, ".context.json") {
 			t.Errorf("wrote %s", f)
+		}
+	}
+}
+
+// countingFS counts the files opened (read) under a folder.
+type countingFS struct {
+	fs.FS
+	mu    sync.Mutex
+	opens map[string]int
+}
+
+func (c *countingFS) Open(name string) (fs.File, error) {
+	c.mu.Lock()
+	c.opens[name]++
+	c.mu.Unlock()
+	return c.FS.Open(name)
+}
+
+func (c *countingFS) Stat(name string) (fs.FileInfo, error) { return fs.Stat(c.FS, name) }
+
+// One research without a daemon opens the index once and reads each
+// policy file once: the preflight, Phase B, the deep-drill's keyword
+// check and its search share one session.
+func TestResearchWithoutDaemonOpensTheIndexOnce(t *testing.T) {
+	root := researchtest.Sample(t)
+	dir := filepath.Join(t.TempDir(), "ix")
+	w, err := index.Open(context.Background(), index.Options{Root: root, Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Build(context.Background(), index.BuildOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	opens := 0
+	files := &countingFS{FS: os.DirFS(root), opens: map[string]int{}}
+	s, err := local.Open(context.Background(), local.Options{
+		Index:    index.Options{Root: root, Dir: dir},
+		PolicyFS: files,
+		OpenIndex: func(ctx context.Context, o index.Options) (*index.Index, error) {
+			opens++
+			return index.OpenReader(ctx, o)
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	p := &fakeProvider{entries: goodEntries()}
+	out, _, err := runIn(t, Options{Query: "随意契約 上限額", SourceRoot: root, Local: s, Web: webOf(t, p), Timestamp: testNow()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Report.Deep.Status != report.StatusOK || len(out.Report.Local.Hits) == 0 {
+		t.Fatalf("the research did not search three times: local %s, deep %s (%s)", out.Report.Local.Status, out.Report.Deep.Status, out.Report.Deep.SkipReason)
+	}
+	if opens != 1 {
+		t.Errorf("the index was opened %d times", opens)
+	}
+	for _, f := range []string{policy.PreferencesFile, policy.CurrentnessFile} {
+		if n := files.opens[path.Join(policy.Dir, f)]; n != 1 {
+			t.Errorf("%s was read %d times (all reads: %v)", f, n, files.opens)
 		}
 	}
 }

@@ -103,7 +103,16 @@ func (srv *Server) handle(ctx context.Context, c net.Conn) {
 	if err != nil && len(line) == 0 {
 		return
 	}
-	resp := wireResponse{V: ProtocolVersion}
+	var resp wireResponse
+	srv.answerLine(context.WithoutCancel(ctx), line, &resp)
+	enc := json.NewEncoder(c)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(resp)
+}
+
+// answerLine answers one request line.
+func (srv *Server) answerLine(ctx context.Context, line []byte, resp *wireResponse) {
+	resp.V = ProtocolVersion
 	var req wireRequest
 	switch {
 	case json.Unmarshal(line, &req) != nil:
@@ -114,12 +123,9 @@ func (srv *Server) handle(ctx context.Context, c net.Conn) {
 		resp.Code, resp.Error = codeBadRequest, fmt.Sprintf("the daemon speaks protocol %d, the request %d; restart the daemon with this lwr (lwr index stop, then lwr index watch --detach)", ProtocolVersion, req.V)
 	default:
 		srv.opts.Logger.Debug("request", "op", req.Op)
-		srv.answer(context.WithoutCancel(ctx), req, &resp)
+		srv.answer(ctx, req, resp)
 	}
 	resp.OK = resp.Error == ""
-	enc := json.NewEncoder(c)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(resp)
 }
 
 func (srv *Server) answer(ctx context.Context, req wireRequest, resp *wireResponse) {

@@ -121,3 +121,29 @@ func TestCitationForm(t *testing.T) {
 		t.Errorf("windows URI %s", got)
 	}
 }
+
+// FuzzValidate feeds Validate what an agent might write: it never panics,
+// and every problem it reports has a known code, a message and a line
+// inside the report.
+func FuzzValidate(f *testing.F) {
+	src := []map[string]any{localSource(rulesPath, 20, 24)}
+	f.Add(fixture(report.Citation("就業規則.md", rulesPath, 20, 24), src, nil))
+	f.Add(fixture(oldCitation(rulesPath, 20, 24), src, nil))
+	f.Add(fixture(report.SentenceLocalEmpty, []map[string]any{}, nil))
+	f.Add("## 1. ローカル情報\n```\n[x](/a#L1-L2) (L1-L2) [VS Codeで開く](vscode://file/a:1)\n<!-- JSON: {} -->")
+	f.Add("<!-- JSON: {\"sections\":[{\"id\":1}]} -->")
+	known := map[string]bool{}
+	for _, c := range []string{report.ProblemEncoding, report.ProblemJSONMissing, report.ProblemJSONNotAtEnd, report.ProblemJSONInvalid,
+		report.ProblemSchema, report.ProblemSectionMissing, report.ProblemSectionOrder, report.ProblemCitationMissing,
+		report.ProblemCitationFormat, report.ProblemCitationLines, report.ProblemCitationPath, report.ProblemVSCodeLink} {
+		known[c] = true
+	}
+	f.Fuzz(func(t *testing.T, md string) {
+		lines := strings.Count(md, "\n") + 1
+		for _, p := range report.Validate([]byte(md)) {
+			if !known[p.Code] || p.Message == "" || p.Line < 0 || p.Line > lines {
+				t.Fatalf("problem %+v (report of %d lines)", p, lines)
+			}
+		}
+	})
+}
