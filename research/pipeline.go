@@ -120,10 +120,10 @@ func (o Options) withDefaults() Options {
 		o.DeepLimit.Chars = d.DeepMaxChars
 	}
 	if o.MaxResults <= 0 {
-		o.MaxResults = web.DefaultMaxResults
+		o.MaxResults = config.DefaultWeb().MaxResults
 	}
 	if o.Locale == "" {
-		o.Locale = "ja"
+		o.Locale = config.DefaultWeb().Locale
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"lwr/analyzer"
+	"lwr/config"
 	"lwr/index"
 	"lwr/policy"
 	"lwr/research/local"
@@ -113,10 +114,10 @@ func TestDegradedPaths(t *testing.T) {
 				if !errors.As(err, &f) || f.Reason != tc.reason {
 					t.Fatalf("err = %v, want a failure %s", err, tc.reason)
 				}
-				if got := researchtest.Files(t, filepath.Join(ws, report.DefaultOutputDir)); slices.ContainsFunc(got, func(s string) bool { return strings.HasSuffix(s, ".md") }) {
+				if got := researchtest.Files(t, filepath.Join(ws, outputDir)); slices.ContainsFunc(got, func(s string) bool { return strings.HasSuffix(s, ".md") }) {
 					t.Fatalf("a failed research wrote a report: %v", got)
 				}
-				researchtest.CheckFailureEvidence(t, ws, report.DefaultOutputDir, tc.query)
+				researchtest.CheckFailureEvidence(t, ws, outputDir, tc.query)
 				return
 			}
 			if err != nil {
@@ -165,7 +166,7 @@ func TestResearchSampleOffline(t *testing.T) {
 		t.Fatal(err)
 	}
 	researchtest.CheckReport(t, md, root, true)
-	researchtest.CheckHandOff(t, ws, report.DefaultOutputDir, f)
+	researchtest.CheckHandOff(t, ws, outputDir, f)
 	// The same research again: the same bytes, skipped.
 	again, err := Run(context.Background(), opts, report.FinalizeOptions{Workspace: ws})
 	if err != nil {
@@ -174,7 +175,7 @@ func TestResearchSampleOffline(t *testing.T) {
 	if again.Finalized.Status != report.FinalizeSkipped || again.Finalized.Report != f.Report {
 		t.Fatalf("second run: %+v", again.Finalized)
 	}
-	if got := researchtest.Files(t, filepath.Join(ws, report.DefaultOutputDir)); len(got) != 3 {
+	if got := researchtest.Files(t, filepath.Join(ws, outputDir)); len(got) != 3 {
 		t.Errorf("files after the second run: %v", got)
 	}
 }
@@ -317,7 +318,7 @@ func TestResearchPolicyFailures(t *testing.T) {
 	if p.calls != 0 {
 		t.Errorf("the web was searched although the research had stopped")
 	}
-	researchtest.CheckFailureEvidence(t, ws, report.DefaultOutputDir, opts.Query)
+	researchtest.CheckFailureEvidence(t, ws, outputDir, opts.Query)
 	for _, f := range researchtest.Files(t, ws) {
 		if strings.HasSuffix(f, ".md") || strings.HasSuffix(f, ".context.json") {
 			t.Errorf("wrote %s", f)
@@ -386,3 +387,6 @@ func TestResearchWithoutDaemonOpensTheIndexOnce(t *testing.T) {
 		}
 	}
 }
+
+// outputDir is where reports go by default, relative to the workspace.
+var outputDir = config.DefaultResearch().OutputDir

@@ -37,10 +37,6 @@ type Exec struct {
 	now      func() time.Time
 }
 
-// DefaultExecMaxBytes bounds an exec command's output when the
-// configuration does not.
-const DefaultExecMaxBytes = 1 << 20
-
 // execWaitDelay is how long Wait waits for the output pipes after the
 // command was killed or exited (a grandchild may hold them).
 const execWaitDelay = 2 * time.Second
@@ -51,9 +47,9 @@ func NewExec(cfg config.Exec, opts Options) (*Exec, error) {
 	if len(cfg.Command) == 0 || strings.TrimSpace(cfg.Command[0]) == "" {
 		return nil, errors.New(`web.exec.command is empty; set it to the argv of a search command, e.g. ["my-search", "--", "{query}"]`)
 	}
-	max := cfg.MaxBytes
+	max := cfg.MaxBytes // config's default when not set
 	if max <= 0 {
-		max = DefaultExecMaxBytes
+		max = config.DefaultWeb().Exec.MaxBytes
 	}
 	return &Exec{argv: append([]string(nil), cfg.Command...), maxBytes: max, environ: opts.Environ, now: opts.Now}, nil
 }

@@ -47,7 +47,7 @@ func (o Options) withDefaults() Options {
 		o.HTTPClient = &http.Client{}
 	}
 	if o.Timeout <= 0 {
-		o.Timeout = 10 * time.Second
+		o.Timeout = config.DefaultWeb().Timeout
 	}
 	if o.Now == nil {
 		o.Now = time.Now
@@ -314,7 +314,7 @@ func assemble(req Request, outs []outcome, opts Options, started time.Time) *Res
 	})
 	limit := req.MaxResults
 	if limit <= 0 {
-		limit = DefaultMaxResults
+		limit = config.DefaultWeb().MaxResults
 	}
 	for _, m := range kept[:min(len(kept), limit)] {
 		res.Entries = append(res.Entries, m.Entry)

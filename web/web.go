@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"lwr/config"
 	"slices"
 	"strings"
 	"time"
@@ -31,8 +32,6 @@ const (
 	MaxSnippetRunes = 2000
 	// MaxTitleRunes is the longest title, in characters.
 	MaxTitleRunes = 300
-	// DefaultMaxResults is used when a Request does not say.
-	DefaultMaxResults = 5
 )
 
 // Request is one web search. The same four fields make the cache key.
@@ -40,7 +39,8 @@ type Request struct {
 	Query string
 	// Intent sets the cache TTL; "" means IntentDefault.
 	Intent Intent
-	// MaxResults is how many merged results to keep (1–10; 0 means 5).
+	// MaxResults is how many merged results to keep (1–10; 0 means
+	// config's web.max_results default, 5).
 	MaxResults int
 	// Locale is the language of the results, e.g. "ja".
 	Locale string
@@ -54,7 +54,7 @@ func (r Request) normalized() Request {
 	}), " ")
 	r.Intent = r.Intent.normalized()
 	if r.MaxResults <= 0 {
-		r.MaxResults = DefaultMaxResults
+		r.MaxResults = config.DefaultWeb().MaxResults
 	}
 	r.MaxResults = min(r.MaxResults, MaxResults)
 	r.Locale = strings.TrimSpace(r.Locale)

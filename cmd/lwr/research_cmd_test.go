@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"lwr/config"
 	"lwr/research"
 	"lwr/research/local"
 	"lwr/research/report"
@@ -57,7 +58,7 @@ func checkFinalizedReport(t *testing.T, env []string, ws, name string, strict bo
 	}
 	c := researchtest.CheckReport(t, md, "", strict)
 	base := strings.TrimSuffix(name, ".md")
-	researchtest.CheckHandOff(t, ws, report.DefaultOutputDir, &report.Finalized{
+	researchtest.CheckHandOff(t, ws, outputDir, &report.Finalized{
 		Name: name, Report: path, Context: filepath.Join(ws, "result", "research", base+".context.json"),
 		Log: filepath.Join(ws, report.LogDir, strings.TrimPrefix(base, "research_")+".json"),
 	})
@@ -447,3 +448,6 @@ func TestResearchWebResultsFileAndUnderstanding(t *testing.T) {
 		t.Errorf("no LLM hint:\n%s", md[:min(len(md), 800)])
 	}
 }
+
+// outputDir is where reports go by default, relative to the workspace.
+var outputDir = config.DefaultResearch().OutputDir

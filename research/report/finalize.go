@@ -14,14 +14,13 @@ import (
 	"strings"
 	"time"
 
+	"lwr/config"
 	"lwr/policy"
 	"lwr/research/understand"
 )
 
 // Hand-off files (SPEC §7.5).
 const (
-	// DefaultOutputDir is where reports go, relative to the workspace.
-	DefaultOutputDir = "result/research"
 	// LogDir is the schema-version log, relative to the workspace.
 	LogDir = "schema-version-log"
 	// LastOutputFile points at the last report, in the output folder.
@@ -85,7 +84,7 @@ type FinalizeOptions struct {
 	// Workspace is the folder the output folders are in (absolute).
 	Workspace string
 	// OutputDir is the report folder relative to Workspace
-	// (DefaultOutputDir when empty).
+	// (config's research.output_dir default when empty).
 	OutputDir string
 	// Markdown is the report.
 	Markdown []byte
@@ -102,7 +101,7 @@ type FinalizeOptions struct {
 
 func (o FinalizeOptions) withDefaults() FinalizeOptions {
 	if o.OutputDir == "" {
-		o.OutputDir = DefaultOutputDir
+		o.OutputDir = config.DefaultResearch().OutputDir
 	}
 	if o.Now == nil {
 		o.Now = time.Now

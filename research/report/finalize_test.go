@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"lwr/config"
 	"lwr/research/report"
 	"lwr/research/researchtest"
 	"os"
@@ -80,7 +81,7 @@ func TestFinalizeFaults(t *testing.T) {
 					t.Errorf("left %s (files: %v)", p, researchtest.Files(t, ws))
 				}
 			}
-			researchtest.CheckFailureEvidence(t, ws, report.DefaultOutputDir, secretQuery)
+			researchtest.CheckFailureEvidence(t, ws, outputDir, secretQuery)
 			if f.Evidence == "" {
 				t.Errorf("the failure does not name its evidence")
 			}
@@ -101,7 +102,7 @@ func TestFinalizeIdempotentAndDistinct(t *testing.T) {
 	if err != nil || fa.Status != report.FinalizeOK || fa.Name != "research_20260601T120000Z.md" {
 		t.Fatalf("%v %+v", err, fa)
 	}
-	researchtest.CheckHandOff(t, ws, report.DefaultOutputDir, fa)
+	researchtest.CheckHandOff(t, ws, outputDir, fa)
 	again, err := finalizeIn(t, ws, a, ts, report.FS{})
 	if err != nil || again.Status != report.FinalizeSkipped || again.Report != fa.Report {
 		t.Fatalf("same content again: %v %+v", err, again)
@@ -110,7 +111,7 @@ func TestFinalizeIdempotentAndDistinct(t *testing.T) {
 	if err != nil || fb.Status != report.FinalizeOK || fb.Name != "research_20260601T120000Z-2.md" || !strings.HasSuffix(fb.Log, "20260601T120000Z-2.json") {
 		t.Fatalf("another report in the same second: %v %+v", err, fb)
 	}
-	researchtest.CheckHandOff(t, ws, report.DefaultOutputDir, fb)
+	researchtest.CheckHandOff(t, ws, outputDir, fb)
 	for _, md := range [][]byte{b, a} {
 		f, err := finalizeIn(t, ws, md, ts, report.FS{})
 		if err != nil || f.Status != report.FinalizeSkipped {
@@ -133,7 +134,7 @@ func TestFinalizeIdempotentAndDistinct(t *testing.T) {
 	if f, err := finalizeIn(t, ws, a, ts, report.FS{}); err != nil || f.Status != report.FinalizeSkipped {
 		t.Fatalf("%v %+v", err, f)
 	}
-	researchtest.CheckHandOff(t, ws, report.DefaultOutputDir, fa)
+	researchtest.CheckHandOff(t, ws, outputDir, fa)
 }
 
 func TestFinalizeConcurrentRunsInOneSecond(t *testing.T) {
@@ -162,11 +163,11 @@ func TestFinalizeConcurrentRunsInOneSecond(t *testing.T) {
 		t.Fatalf("names collide: %v", names)
 	}
 	for _, name := range names {
-		md, err := os.ReadFile(filepath.Join(ws, report.DefaultOutputDir, name))
+		md, err := os.ReadFile(filepath.Join(ws, outputDir, name))
 		if err != nil {
 			t.Fatal(err)
 		}
-		ctx, err := os.ReadFile(filepath.Join(ws, report.DefaultOutputDir, strings.TrimSuffix(name, ".md")+".context.json"))
+		ctx, err := os.ReadFile(filepath.Join(ws, outputDir, strings.TrimSuffix(name, ".md")+".context.json"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -188,10 +189,13 @@ func TestFinalizeSchemaVersions(t *testing.T) {
 	if f.SchemaVersion != "1.1" {
 		t.Errorf("schema version %s", f.SchemaVersion)
 	}
-	researchtest.CheckHandOff(t, ws, report.DefaultOutputDir, f)
+	researchtest.CheckHandOff(t, ws, outputDir, f)
 	data, _ := os.ReadFile(f.Context)
 	c, _ := report.ReadContext(data)
 	if c.Report.Model != "claude-sonnet-4-6" || c.Report.SchemaVersion != "1.1" {
 		t.Errorf("context report %+v", c.Report)
 	}
 }
+
+// outputDir is where reports go by default, relative to the workspace.
+var outputDir = config.DefaultResearch().OutputDir
