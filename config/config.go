@@ -374,7 +374,8 @@ func (c *Config) validate(origin map[string]string) error {
 			return bad(n.key, "is %d; use at least 40", n.v)
 		}
 	}
-	if od := filepath.ToSlash(filepath.Clean(c.Research.OutputDir)); c.Research.OutputDir == "" || filepath.IsAbs(c.Research.OutputDir) || od == ".." || strings.HasPrefix(od, "../") {
+	if od := filepath.ToSlash(filepath.Clean(c.Research.OutputDir)); c.Research.OutputDir == "" || filepath.IsAbs(c.Research.OutputDir) ||
+		filepath.VolumeName(c.Research.OutputDir) != "" || strings.HasPrefix(od, "/") || od == ".." || strings.HasPrefix(od, "../") {
 		return bad("research.output_dir", "is %q; use a folder inside the workspace, relative to it", c.Research.OutputDir)
 	}
 	return nil

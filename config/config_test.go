@@ -2,6 +2,7 @@ package config
 
 import (
 	"errors"
+	"lwr/config/configtest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,7 +12,7 @@ import (
 
 func write(t *testing.T, body string) string {
 	t.Helper()
-	p := filepath.Join(t.TempDir(), "config.yaml")
+	p := filepath.Join(configtest.TempDir(t), "config.yaml")
 	if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -28,7 +29,7 @@ func origin(sources []Source, key string) string {
 }
 
 func TestLoadLayers(t *testing.T) {
-	home := t.TempDir()
+	home := configtest.TempDir(t)
 	file := write(t, "source_root: /from/file\nweb:\n  timeout: 3s\n  searxng:\n    base_url: http://file:1\nsearch:\n  max_files: 5\n")
 	tests := []struct {
 		name      string
@@ -115,7 +116,7 @@ func TestLoadLayers(t *testing.T) {
 }
 
 func TestLoadDefaultsWithoutFile(t *testing.T) {
-	home := t.TempDir()
+	home := configtest.TempDir(t)
 	c, _, err := Load(Options{Environ: []string{"HOME=" + home, "XDG_CACHE_HOME=" + filepath.Join(home, "c")}})
 	if err != nil {
 		t.Fatal(err)
@@ -129,7 +130,7 @@ func TestLoadDefaultsWithoutFile(t *testing.T) {
 }
 
 func TestLoadErrors(t *testing.T) {
-	home := t.TempDir()
+	home := configtest.TempDir(t)
 	tests := []struct {
 		name string
 		file string

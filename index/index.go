@@ -125,14 +125,22 @@ func CanonicalRoot(root string) (string, error) {
 	return filepath.Clean(abs), nil
 }
 
+// within reports whether the folder p is dir or inside it.
+func within(p, dir string) bool {
+	p, dir = foldPath(filepath.ToSlash(p)), foldPath(filepath.ToSlash(dir))
+	return p == dir || strings.HasPrefix(p, strings.TrimSuffix(dir, "/")+"/")
+}
+
 // DirFor returns the index folder of a source root inside a cache folder:
-// <cache>/<first 16 hex digits of the SHA-256 of the canonical root>.
+// <cache>/<first 16 hex digits of the SHA-256 of the canonical root>, the
+// root with forward slashes (and in lower case on Windows, so that one
+// folder spelled differently has one index).
 func DirFor(cacheDir, root string) (string, error) {
 	c, err := CanonicalRoot(root)
 	if err != nil {
 		return "", err
 	}
-	sum := sha256.Sum256([]byte(filepath.ToSlash(c)))
+	sum := sha256.Sum256([]byte(foldPath(filepath.ToSlash(c))))
 	return filepath.Join(cacheDir, hex.EncodeToString(sum[:])[:16]), nil
 }
 
@@ -164,7 +172,7 @@ func (o *Options) checkRoot() error {
 		return fmt.Errorf("%w: %s: %v", ErrNoRoot, o.Root, err)
 	}
 	o.Root = c
-	if c2, err := CanonicalRoot(o.Dir); err == nil && (c2 == c || strings.HasPrefix(c2, c+string(filepath.Separator))) {
+	if c2, err := CanonicalRoot(o.Dir); err == nil && within(c2, c) {
 		return fmt.Errorf("the index folder %s is inside the source root %s; set cache_dir to a folder outside it", o.Dir, c)
 	}
 	return nil

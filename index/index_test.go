@@ -15,12 +15,13 @@ import (
 	"golang.org/x/text/encoding/japanese"
 
 	"lwr/analyzer"
+	"lwr/config/configtest"
 )
 
 // tree writes files (relative path → content) under a new temp folder.
 func tree(t testing.TB, files map[string]string) string {
 	t.Helper()
-	root := t.TempDir()
+	root := configtest.TempDir(t)
 	for rel, body := range files {
 		writeFile(t, root, rel, body)
 	}
@@ -96,7 +97,7 @@ var baseTree = map[string]string{
 
 func TestBuildIncremental(t *testing.T) {
 	root := tree(t, baseTree)
-	ix := openTest(t, root, t.TempDir())
+	ix := openTest(t, root, configtest.TempDir(t))
 	st := mustBuild(t, ix, BuildOptions{})
 	if st.Added != 4 || st.Files != 4 || st.Read != 4 {
 		t.Fatalf("first build: %+v", st)
@@ -144,7 +145,7 @@ func TestBuildIncremental(t *testing.T) {
 
 func TestNoopBuildReadsNoContent(t *testing.T) {
 	root := tree(t, baseTree)
-	ix := openTest(t, root, t.TempDir())
+	ix := openTest(t, root, configtest.TempDir(t))
 	mustBuild(t, ix, BuildOptions{})
 	st := mustBuild(t, ix, BuildOptions{})
 	if st.Read != 0 || st.Changed() || st.Unchanged != 4 {
@@ -154,7 +155,7 @@ func TestNoopBuildReadsNoContent(t *testing.T) {
 
 func TestAuditRehashesEveryFile(t *testing.T) {
 	root := tree(t, baseTree)
-	ix := openTest(t, root, t.TempDir())
+	ix := openTest(t, root, configtest.TempDir(t))
 	mustBuild(t, ix, BuildOptions{})
 	later := func() time.Time { return time.Now().Add(25 * time.Hour) }
 	st := mustBuild(t, ix, BuildOptions{Now: later})
@@ -180,7 +181,7 @@ func TestAuditRehashesEveryFile(t *testing.T) {
 
 func TestSidecarChangeReindexes(t *testing.T) {
 	root := tree(t, map[string]string{"手順/経費.md": "# 経費\n本文。\n", "手順/経費.md.meta.yaml": "summary: 出張旅費の精算\n"})
-	ix := openTest(t, root, t.TempDir())
+	ix := openTest(t, root, configtest.TempDir(t))
 	mustBuild(t, ix, BuildOptions{})
 	if got := paths(find(t, ix, "出張旅費", SearchOptions{})); !slices.Equal(got, []string{"手順/経費.md"}) {
 		t.Fatalf("sidecar summary not searchable: %v", got)
@@ -204,7 +205,7 @@ func TestAnalysisThroughSearch(t *testing.T) {
 		"e.md": "ファイルをコピーする。\n",
 		"f.md": "値は snake_case_identifier に入れる。\n設定は config.yaml に書く。\ncp --preserve=all を使う。\n",
 	})
-	ix := openTest(t, root, t.TempDir())
+	ix := openTest(t, root, configtest.TempDir(t))
 	mustBuild(t, ix, BuildOptions{})
 	tests := []struct {
 		query string
@@ -236,7 +237,7 @@ func TestEncodingsFound(t *testing.T) {
 	sjis, _ := japanese.ShiftJIS.NewEncoder().String("旧規程：文書の保存年限は七年とする。押印簿を備える。\n")
 	euc, _ := japanese.EUCJP.NewEncoder().String("古いメモ：稟議書の回覧順序について。\n")
 	root := tree(t, map[string]string{"sjis.txt": sjis, "euc.txt": euc})
-	ix := openTest(t, root, t.TempDir())
+	ix := openTest(t, root, configtest.TempDir(t))
 	mustBuild(t, ix, BuildOptions{})
 	for q, want := range map[string]string{"押印簿": "sjis.txt", "保存年限": "sjis.txt", "稟議書": "euc.txt", "回覧順序": "euc.txt"} {
 		res := find(t, ix, q, SearchOptions{})
@@ -263,7 +264,7 @@ func TestSecretsNeverIndexed(t *testing.T) {
 		"draft.md~":        secret + "\n",
 		"bin.txt":          "\x00\x01\x02" + secret,
 	})
-	dir := t.TempDir()
+	dir := configtest.TempDir(t)
 	ix := openTest(t, root, dir)
 	st := mustBuild(t, ix, BuildOptions{})
 	if st.Files != 1 {
@@ -297,7 +298,7 @@ func TestSecretsNeverIndexed(t *testing.T) {
 
 func TestSecondWriterIsRefusedWithItsName(t *testing.T) {
 	root := tree(t, baseTree)
-	dir := t.TempDir()
+	dir := configtest.TempDir(t)
 	ix := openTest(t, root, dir)
 	mustBuild(t, ix, BuildOptions{})
 	opts := testOptions(root, dir)
@@ -327,7 +328,7 @@ func TestSecondWriterIsRefusedWithItsName(t *testing.T) {
 
 func TestReaderNeedsBuiltIndex(t *testing.T) {
 	root := tree(t, baseTree)
-	dir := t.TempDir()
+	dir := configtest.TempDir(t)
 	if _, err := OpenReader(context.Background(), testOptions(root, dir)); !errors.Is(err, ErrNotIndexed) {
 		t.Fatalf("no index: %v", err)
 	}
@@ -382,7 +383,7 @@ func TestDamagedIndexIsRebuilt(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			root := tree(t, baseTree)
-			dir := t.TempDir()
+			dir := configtest.TempDir(t)
 			ix := openTest(t, root, dir)
 			mustBuild(t, ix, BuildOptions{})
 			ix.Close()
@@ -411,7 +412,7 @@ func TestDamagedIndexIsRebuilt(t *testing.T) {
 
 func TestSchemaChangeRebuilds(t *testing.T) {
 	root := tree(t, baseTree)
-	dir := t.TempDir()
+	dir := configtest.TempDir(t)
 	ix := openTest(t, root, dir)
 	mustBuild(t, ix, BuildOptions{})
 	if err := ix.setInternal(map[string]string{keySchema: "lwr-index-0"}); err != nil {
@@ -457,7 +458,7 @@ func TestNoopBuildLoadsNoDictionary(t *testing.T) {
 		return
 	}
 	root := tree(t, baseTree)
-	dir := t.TempDir()
+	dir := configtest.TempDir(t)
 	ix := openTest(t, root, dir)
 	mustBuild(t, ix, BuildOptions{})
 	ix.Close()
@@ -475,7 +476,7 @@ func TestEverydayWordsFindFormalText(t *testing.T) {
 		"owner.md": "# 所有者の変更\n\nファイルの所有者を変更する手順。\n",
 		"view.md":  "# 閲覧\n\nファイルの中身を表示する手順。\n",
 	})
-	ix := openTest(t, root, t.TempDir())
+	ix := openTest(t, root, configtest.TempDir(t))
 	mustBuild(t, ix, BuildOptions{})
 	q := "ファイルの持ち主を変えたい"
 	if got := paths(find(t, ix, q, SearchOptions{Dictionary: analyzer.DefaultSynonyms()})); len(got) == 0 || got[0] != "owner.md" {

@@ -164,10 +164,12 @@ func (ix *Index) Search(ctx context.Context, q Query, opts SearchOptions) (*Resu
 	return res, nil
 }
 
-// excluded reports whether a path is left out by the Exclude options.
+// excluded reports whether a path is left out by the Exclude options
+// (compared as the file system compares names: without case on Windows).
 func excluded(p string, ex []string) bool {
+	p = foldPath(p)
 	for _, e := range ex {
-		e = strings.TrimSuffix(filepath.ToSlash(strings.TrimPrefix(e, "./")), "/")
+		e = foldPath(strings.TrimSuffix(filepath.ToSlash(strings.TrimPrefix(e, "./")), "/"))
 		if e == "" {
 			continue
 		}

@@ -65,10 +65,11 @@ func (r Rules) Excluded(rel string) string {
 		return "temporary"
 	}
 	for _, g := range r.Exclude {
-		if ok, _ := path.Match(g, rel); ok {
+		g := foldPath(g)
+		if ok, _ := path.Match(g, foldPath(rel)); ok {
 			return "excluded"
 		}
-		if ok, _ := path.Match(g, base); ok {
+		if ok, _ := path.Match(g, foldPath(base)); ok {
 			return "excluded"
 		}
 	}

@@ -194,14 +194,14 @@ func superseded(pr *Preferred, corpus *Corpus, cands []Candidate) []string {
 	var out []string
 	if corpus.Len() > 0 {
 		for _, p := range corpus.paths {
-			if pr.covers(p) {
+			if pr.covers(pathKey(p)) {
 				out = append(out, p)
 			}
 		}
 		return out
 	}
 	for _, c := range cands {
-		if p := nfc(c.Path); pr.covers(p) {
+		if p := nfc(c.Path); pr.covers(pathKey(p)) {
 			out = append(out, p)
 		}
 	}
@@ -210,10 +210,10 @@ func superseded(pr *Preferred, corpus *Corpus, cands []Candidate) []string {
 
 // declared reports whether the preferences state how a and b relate.
 func declared(prefs *Preferences, a, b string) bool {
-	if pr, ok := prefs.Lookup(a); ok && pr.covers(b) {
+	if pr, ok := prefs.Lookup(a); ok && pr.covers(pathKey(b)) {
 		return true
 	}
-	if pr, ok := prefs.Lookup(b); ok && pr.covers(a) {
+	if pr, ok := prefs.Lookup(b); ok && pr.covers(pathKey(a)) {
 		return true
 	}
 	return false

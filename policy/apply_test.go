@@ -362,7 +362,7 @@ func ExampleLoadCurrentness() {
 	os.WriteFile(CurrentnessPath(root), []byte(`{"version": 1, "checked_at": "2026-10-01",
 		"records": [{"id": "a", "paths": ["研修/*.md"], "action": "assert_current"}]}`), 0o644)
 	_, err := LoadCurrentness(root)
-	fmt.Println(strings.ReplaceAll(err.Error(), root, "<root>"))
+	fmt.Println(filepath.ToSlash(strings.ReplaceAll(err.Error(), root, "<root>")))
 	// Output:
 	// currentness_policy_invalid: <root>/.research-policy/currentness.json: /records/0/action: unknown action "assert_current"; fix: use one of replace_with_verified_rule, correct_boundary, do_not_assert_current, check_conditions, illustrative_only, no_numeric_rule
 }

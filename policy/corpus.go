@@ -17,6 +17,7 @@ type Corpus struct {
 	docs   map[string]corpusDoc
 	groups map[string][]string // title key → paths, sorted
 	paths  []string            // all paths, sorted
+	byKey  map[string]string   // pathKey → path
 }
 
 type corpusDoc struct {
@@ -34,9 +35,10 @@ const minKeyRunes = 2
 // NewCorpus indexes titles: document path (relative, forward slashes) →
 // title.
 func NewCorpus(titles map[string]string) *Corpus {
-	c := &Corpus{docs: make(map[string]corpusDoc, len(titles)), groups: map[string][]string{}}
+	c := &Corpus{docs: make(map[string]corpusDoc, len(titles)), groups: map[string][]string{}, byKey: make(map[string]string, len(titles))}
 	for p, t := range titles {
 		p = nfc(p)
+		c.byKey[pathKey(p)] = p
 		d := corpusDoc{title: analyzer.Fold(t), titleKey: edition.TitleKey(t)}
 		c.docs[p] = d
 		c.paths = append(c.paths, p)
@@ -59,6 +61,18 @@ func NewCorpus(titles map[string]string) *Corpus {
 		}
 	}
 	return c
+}
+
+// Path returns the path of the indexed document that a path from a policy
+// file names (in another normalization, or another case on Windows), or
+// the path itself when no document has it.
+func (c *Corpus) Path(p string) string {
+	if c != nil {
+		if q, ok := c.byKey[pathKey(p)]; ok {
+			return q
+		}
+	}
+	return p
 }
 
 // Len returns the number of documents.

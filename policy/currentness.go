@@ -251,7 +251,7 @@ func squeeze(s string) string {
 }
 
 // appliesTo reports whether the record is about the document at path.
-func (r *Record) appliesTo(path string) bool { return anyMatch(r.paths, path) }
+func (r *Record) appliesTo(path string) bool { return anyMatch(r.paths, pathKey(path)) }
 
 // matchText returns the first of the record's texts found in the folded,
 // squeezed passage, and whether one was; a record without text matches

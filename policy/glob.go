@@ -13,9 +13,10 @@ import (
 // path segment as path.Match does, and a "**" segment matches any number
 // of segments, none included. A pattern without wildcards is an exact path.
 type glob struct {
-	raw     string
-	segs    []string
-	prefix  string // literal text every match starts with
+	raw     string   // as written (in NFC)
+	key     string   // as compared: a pathKey
+	segs    []string // of key
+	prefix  string   // literal text every match's key starts with
 	literal bool
 }
 
@@ -61,23 +62,24 @@ func compileGlob(p string) (glob, error) {
 			return glob{}, &patternError{"bad pattern: a \"[\" character class is not closed", "close the character class, or use \"?\" to match a literal bracket"}
 		}
 	}
-	g := glob{raw: p, segs: segs}
-	if i := strings.IndexAny(p, "*?["); i >= 0 {
-		g.prefix = p[:i]
+	key := foldPath(p)
+	g := glob{raw: p, key: key, segs: strings.Split(key, "/")}
+	if i := strings.IndexAny(key, "*?["); i >= 0 {
+		g.prefix = key[:i]
 	} else {
-		g.literal, g.prefix = true, p
+		g.literal, g.prefix = true, key
 	}
 	return g, nil
 }
 
-// match reports whether a document path matches; the path must be in NFC
-// (nfc), as the index and Apply keep them.
+// match reports whether a document path matches; the path must be a
+// pathKey (NFC, and folded where the file system ignores case).
 func (g glob) match(p string) bool {
 	if !strings.HasPrefix(p, g.prefix) {
 		return false
 	}
 	if g.literal {
-		return p == g.raw
+		return p == g.key
 	}
 	return matchPath(g.segs, p, false)
 }

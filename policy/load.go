@@ -91,6 +91,11 @@ func (l Loader) read(code, file, name string) (data []byte, ok bool, err error) 
 	// Stat before opening: opening a FIFO would block.
 	st, err := fs.Stat(fsys, name)
 	if errors.Is(err, fs.ErrNotExist) {
+		// No file is no policy, unless the policy folder is not a folder
+		// (which Windows reports as a missing file).
+		if d, derr := fs.Stat(fsys, Dir); derr == nil && !d.IsDir() {
+			return fail("cannot read the file: "+Dir+" is a file, not a folder", "remove it, or make it the folder of the policy files", nil)
+		}
 		return nil, false, nil
 	}
 	if err != nil {

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"lwr/config/configtest"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -20,7 +22,7 @@ func install(t *testing.T, fixture, name string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	root := t.TempDir()
+	root := configtest.TempDir(t)
 	if err := os.MkdirAll(filepath.Join(root, Dir), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +155,7 @@ func TestInvalidPolicyFiles(t *testing.T) {
 }
 
 func TestLoadMissingIsEmpty(t *testing.T) {
-	for _, root := range []string{t.TempDir(), filepath.Join(t.TempDir(), "no-such-root")} {
+	for _, root := range []string{configtest.TempDir(t), filepath.Join(configtest.TempDir(t), "no-such-root")} {
 		p, err := LoadPreferences(root)
 		if err != nil || !p.Empty() {
 			t.Errorf("LoadPreferences(%s) = %v, %v; want empty", root, p, err)
@@ -190,8 +192,8 @@ func TestLoadUnreadable(t *testing.T) {
 		{
 			name: "no permission",
 			setup: func(t *testing.T, root string) {
-				if os.Geteuid() == 0 {
-					t.Skip("root reads any file")
+				if os.Geteuid() == 0 || runtime.GOOS == "windows" {
+					t.Skip("root reads any file; Windows has no permission bits")
 				}
 				mkdir(t, filepath.Join(root, Dir))
 				p := filepath.Join(root, Dir, CurrentnessFile)
@@ -218,7 +220,7 @@ func TestLoadUnreadable(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			root := t.TempDir()
+			root := configtest.TempDir(t)
 			tt.setup(t, root)
 			c, err := LoadCurrentness(root)
 			if c != nil || !errors.Is(err, ErrCurrentnessInvalid) {

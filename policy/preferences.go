@@ -37,7 +37,7 @@ func (p *Preferences) Lookup(path string) (*Preferred, bool) {
 	if p.Empty() {
 		return nil, false
 	}
-	i, ok := p.byPath[nfc(path)]
+	i, ok := p.byPath[pathKey(path)]
 	if !ok {
 		return nil, false
 	}
@@ -50,7 +50,7 @@ func (p *Preferences) SupersededBy(path string) []*Preferred {
 	if p.Empty() {
 		return nil
 	}
-	path = nfc(path)
+	path = pathKey(path)
 	var out []*Preferred
 	for i := range p.Preferred {
 		if p.Preferred[i].covers(path) {
@@ -62,11 +62,11 @@ func (p *Preferences) SupersededBy(path string) []*Preferred {
 
 // Covers reports whether this preferred document supersedes path (a
 // pattern of Supersedes matches it); it never supersedes itself.
-func (pr *Preferred) Covers(path string) bool { return pr.covers(nfc(path)) }
+func (pr *Preferred) Covers(path string) bool { return pr.covers(pathKey(path)) }
 
-// covers is Covers for a path already in NFC.
-func (pr *Preferred) covers(path string) bool {
-	return path != pr.Path && anyMatch(pr.supersedes, path)
+// covers is Covers for a path already a pathKey.
+func (pr *Preferred) covers(key string) bool {
+	return key != pathKey(pr.Path) && anyMatch(pr.supersedes, key)
 }
 
 // ParsePreferences parses and validates the contents of a
@@ -97,11 +97,11 @@ func ParsePreferences(file string, data []byte) (*Preferences, error) {
 				`name one document, e.g. "研修/2026/契約事務.md"; put patterns in "supersedes"`)
 		}
 		pr.Path = g.raw
-		if j, dup := p.byPath[pr.Path]; dup {
+		if j, dup := p.byPath[pathKey(pr.Path)]; dup {
 			return nil, fail(ptr+"/path", fmt.Sprintf("%s is already preferred in /preferred/%d", quote(pr.Path), j),
 				"merge the two entries into one (one entry per preferred document)")
 		}
-		p.byPath[pr.Path] = i
+		p.byPath[pathKey(pr.Path)] = i
 		for k, pat := range pr.Supersedes {
 			g, err := compileGlob(pat)
 			if err != nil {
@@ -132,3 +132,7 @@ func nfc(p string) string {
 	}
 	return norm.NFC.String(p)
 }
+
+// pathKey is how two document paths or a path and a pattern compare: in
+// NFC, and without case where the file system ignores it (Windows).
+func pathKey(p string) string { return foldPath(nfc(p)) }

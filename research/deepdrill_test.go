@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"lwr/analyzer"
+	"lwr/config/configtest"
 	"lwr/research/researchtest"
 )
 
@@ -37,7 +38,7 @@ func TestExtractKeywords(t *testing.T) {
 
 func TestKeywordCache(t *testing.T) {
 	now := time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)
-	c := NewKeywordCache(t.TempDir(), func() time.Time { return now })
+	c := NewKeywordCache(configtest.TempDir(t), func() time.Time { return now })
 	key := keywordKey([]string{"a"}, []string{"b"})
 	if key == keywordKey([]string{"a", "b"}, nil) || key == keywordKey([]string{"ab"}, nil) {
 		t.Fatal("keys collide")

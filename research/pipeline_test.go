@@ -15,6 +15,7 @@ import (
 
 	"lwr/analyzer"
 	"lwr/config"
+	"lwr/config/configtest"
 	"lwr/index"
 	"lwr/policy"
 	"lwr/research/local"
@@ -26,7 +27,7 @@ import (
 // runIn runs the pipeline into a fresh workspace.
 func runIn(t *testing.T, opts Options) (*Outcome, string, error) {
 	t.Helper()
-	ws := t.TempDir()
+	ws := configtest.TempDir(t)
 	if opts.Now == nil {
 		opts.Now = testNow
 	}
@@ -38,7 +39,7 @@ func runIn(t *testing.T, opts Options) (*Outcome, string, error) {
 // one (経費.md) does not; 退避 (a deep-drill keyword) is only in 手順.md.
 func smallRoot(t *testing.T) string {
 	t.Helper()
-	root := t.TempDir()
+	root := configtest.TempDir(t)
 	researchtest.WriteFile(t, filepath.Join(root, "規程/休暇.md"), "# 休暇規程\n\n有給休暇の申請は3営業日前までに行う。\n")
 	researchtest.WriteFile(t, filepath.Join(root, "手順/手順.md"), "# 申請手順\n\n有給休暇の申請は勤怠システムで行う。\nデータの退避は毎週金曜。\n")
 	researchtest.WriteFile(t, filepath.Join(root, "メモ/経費.md"), "# 経費\n\n交通費の精算は月末締め。\n")
@@ -50,7 +51,7 @@ func TestDegradedPaths(t *testing.T) {
 	sampleIx := openIndex(t, sample)
 	small := smallRoot(t)
 	smallIx := openIndex(t, small)
-	twoFiles := t.TempDir()
+	twoFiles := configtest.TempDir(t)
 	researchtest.WriteFile(t, filepath.Join(twoFiles, "a.md"), "# A\n\n有給休暇の申請期限。\n")
 	researchtest.WriteFile(t, filepath.Join(twoFiles, "b.md"), "# B\n\n有給休暇の日数。\n")
 	twoIx := openIndex(t, twoFiles)
@@ -78,9 +79,9 @@ func TestDegradedPaths(t *testing.T) {
 			reason: report.ReasonSearchFailed, webCalls: 1},
 		{name: "local failed, web ok", query: "随意契約 上限額", root: sample, local: failingLocal{}, web: okWeb(),
 			want: []string{report.SentenceLocalFailed, report.SentenceLocalEmpty}, section: 1, deep: report.DeepSkipLocalError, webCalls: 1},
-		{name: "no source root", query: "随意契約 上限額", root: filepath.Join(t.TempDir(), "missing"), local: failingLocal{}, web: okWeb(),
+		{name: "no source root", query: "随意契約 上限額", root: filepath.Join(configtest.TempDir(t), "missing"), local: failingLocal{}, web: okWeb(),
 			want: []string{local.MissingRootSentence, report.SentenceLocalEmpty}, section: 1, deep: report.DeepSkipNoRoot, webCalls: 1},
-		{name: "no source root, no web", query: "随意契約", root: filepath.Join(t.TempDir(), "missing"), local: failingLocal{}, skipWeb: true,
+		{name: "no source root, no web", query: "随意契約", root: filepath.Join(configtest.TempDir(t), "missing"), local: failingLocal{}, skipWeb: true,
 			reason: report.ReasonNoEvidence, webCalls: -1},
 		{name: "skip word in the query", query: "随意契約 上限額 ローカルのみ", root: sample, local: localOf(sampleIx, sample), web: okWeb(),
 			want: []string{report.SentenceWebSkippedByUser, "クエリ中の「ローカルのみ」"}, section: 2, deep: report.DeepSkipUser, webCalls: 0},
@@ -152,7 +153,7 @@ func TestResearchSampleOffline(t *testing.T) {
 	root := researchtest.Sample(t)
 	ix := openIndex(t, root)
 	opts := Options{Query: "随意契約 上限額", SourceRoot: root, Local: localOf(ix, root), SkipWeb: true, Timestamp: testNow(), Now: testNow}
-	ws := t.TempDir()
+	ws := configtest.TempDir(t)
 	out, err := Run(context.Background(), opts, report.FinalizeOptions{Workspace: ws})
 	if err != nil {
 		t.Fatal(err)
@@ -248,7 +249,7 @@ func TestResearchWithWebAndDeepDrill(t *testing.T) {
 func TestResearchWebCache(t *testing.T) {
 	root := researchtest.Sample(t)
 	ix := openIndex(t, root)
-	cacheDir := t.TempDir()
+	cacheDir := configtest.TempDir(t)
 	opener := func(ro bool) (WebCache, error) {
 		c, err := web.OpenCache(cacheDir, "web-cache.db", web.CacheOptions{ReadOnly: ro, Now: testNow})
 		if err != nil {
@@ -347,7 +348,7 @@ func (c *countingFS) Stat(name string) (fs.FileInfo, error) { return fs.Stat(c.F
 // check and its search share one session.
 func TestResearchWithoutDaemonOpensTheIndexOnce(t *testing.T) {
 	root := researchtest.Sample(t)
-	dir := filepath.Join(t.TempDir(), "ix")
+	dir := filepath.Join(configtest.TempDir(t), "ix")
 	w, err := index.Open(context.Background(), index.Options{Root: root, Dir: dir})
 	if err != nil {
 		t.Fatal(err)

@@ -15,6 +15,7 @@ cd "$(dirname "$0")/.."
 mod=$(go list -m)
 declare -A allowed=(
   [config]=""
+  [config/configtest]=""
   [analyzer]="config"
   [analyzer/edition]="analyzer config"
   [index]="analyzer/edition analyzer config"
@@ -25,7 +26,7 @@ declare -A allowed=(
   [research/report]="research/understand policy web analyzer/edition analyzer config"
   [research/local]="research/report research/understand index policy web analyzer/edition analyzer config"
   [research]="research/local research/report research/understand index policy web analyzer/edition analyzer config"
-  [research/researchtest]="research/report research/understand index policy web analyzer/edition analyzer config"
+  [research/researchtest]="config/configtest research/report research/understand index policy web analyzer/edition analyzer config"
   [cmd/lwr]="research research/local research/report research/understand index policy web analyzer/edition analyzer config"
 )
 status=0

@@ -2,6 +2,7 @@ package web
 
 import (
 	"fmt"
+	"lwr/config/configtest"
 	"slices"
 	"strings"
 	"testing"
@@ -82,7 +83,7 @@ func BenchmarkAssemble10Results(b *testing.B) {
 // BenchmarkCacheGetHit reads a cached result of 10 entries from an open
 // cache (target: median under 1 ms).
 func BenchmarkCacheGetHit(b *testing.B) {
-	c, err := OpenCache(b.TempDir(), "web-cache.db", CacheOptions{Now: func() time.Time { return testNow }})
+	c, err := OpenCache(configtest.TempDir(b), "web-cache.db", CacheOptions{Now: func() time.Time { return testNow }})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -113,7 +114,7 @@ func BenchmarkCacheGetHit(b *testing.B) {
 // BenchmarkCacheOpenGetClose is a cache hit as the CLI does it: open the
 // file read-only, get, close.
 func BenchmarkCacheOpenGetClose(b *testing.B) {
-	dir := b.TempDir()
+	dir := configtest.TempDir(b)
 	c, err := OpenCache(dir, "web-cache.db", CacheOptions{Now: func() time.Time { return testNow }})
 	if err != nil {
 		b.Fatal(err)

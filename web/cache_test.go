@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -14,6 +15,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
+	"lwr/config/configtest"
 	"lwr/web"
 )
 
@@ -103,7 +105,7 @@ func TestCacheHitMissAndTTLPerIntent(t *testing.T) {
 				t.Fatalf("TTL(%q) = %s, want %s", tt.intent, got, tt.ttl)
 			}
 			clk := newClock()
-			c := openCache(t, t.TempDir(), clk)
+			c := openCache(t, configtest.TempDir(t), clk)
 			req := web.Request{Query: "有給休暇", Intent: tt.intent, MaxResults: 5, Locale: "ja"}
 			if hit, err := c.Get(req); err != nil || hit.Found {
 				t.Fatalf("empty cache: %+v, %v", hit, err)
@@ -132,7 +134,7 @@ func TestCacheHitMissAndTTLPerIntent(t *testing.T) {
 
 func TestCacheNegativeEntriesExpireAfterFiveMinutes(t *testing.T) {
 	clk := newClock()
-	c := openCache(t, t.TempDir(), clk)
+	c := openCache(t, configtest.TempDir(t), clk)
 	req := web.Request{Query: "見つからない", Intent: "definition"} // 24 h for results, 5 min for failures
 	res := &web.Result{Query: req.Query, Status: web.StatusEmpty, Entries: []web.Entry{}}
 	if stored, err := c.Store(req, res); err != nil || !stored {
@@ -161,7 +163,7 @@ func TestCacheNegativeEntriesExpireAfterFiveMinutes(t *testing.T) {
 
 func TestCacheCleanupIsBounded(t *testing.T) {
 	clk := newClock()
-	dir := t.TempDir()
+	dir := configtest.TempDir(t)
 	c := openCache(t, dir, clk)
 	for i := range 10 {
 		if err := c.Set(web.Request{Query: "old " + string(rune('a'+i))}, okResult("o"), false); err != nil {
@@ -184,7 +186,7 @@ func TestCacheCleanupIsBounded(t *testing.T) {
 	}
 
 	// Explicit cleanup, bounded in count, on a cache with no recent cleanup.
-	c2 := openCache(t, t.TempDir(), clk)
+	c2 := openCache(t, configtest.TempDir(t), clk)
 	old := clk.Now()
 	for i := range 10 {
 		c2.Set(web.Request{Query: "x" + string(rune('a'+i))}, okResult("x"), false)
@@ -213,7 +215,7 @@ func TestCacheCleanupIsBounded(t *testing.T) {
 
 func TestCacheUnreadableEntryIsAMissAndCleanedUp(t *testing.T) {
 	clk := newClock()
-	dir := t.TempDir()
+	dir := configtest.TempDir(t)
 	req := web.Request{Query: "壊れた"}
 	c := openCache(t, dir, clk)
 	c.Close()
@@ -239,7 +241,7 @@ func TestCacheUnreadableEntryIsAMissAndCleanedUp(t *testing.T) {
 
 func TestCacheStats(t *testing.T) {
 	clk := newClock()
-	c := openCache(t, t.TempDir(), clk)
+	c := openCache(t, configtest.TempDir(t), clk)
 	c.Set(web.Request{Query: "a", Intent: "factcheck"}, okResult("a"), false)
 	c.Set(web.Request{Query: "b", Intent: "definition"}, okResult("b"), false)
 	c.Set(web.Request{Query: "c"}, &web.Result{Status: web.StatusEmpty}, true)
@@ -254,8 +256,11 @@ func TestCacheStats(t *testing.T) {
 }
 
 func TestCacheRefusesUnsafePaths(t *testing.T) {
-	dir := t.TempDir()
-	outside := t.TempDir()
+	if runtime.GOOS == "windows" {
+		t.Skip("symbolic links need a privilege on Windows (and Wine makes them unix links)")
+	}
+	dir := configtest.TempDir(t)
+	outside := configtest.TempDir(t)
 	target := filepath.Join(outside, "target.db")
 	if err := os.WriteFile(target, []byte("keep me"), 0o600); err != nil {
 		t.Fatal(err)
@@ -305,7 +310,10 @@ func TestCacheRefusesUnsafePaths(t *testing.T) {
 }
 
 func TestCacheFileIsPrivate(t *testing.T) {
-	dir := t.TempDir()
+	if runtime.GOOS == "windows" {
+		t.Skip("Windows has no unix permission bits; the cache lives in the user's own profile")
+	}
+	dir := configtest.TempDir(t)
 	path := filepath.Join(dir, "web-cache.db")
 	c := openCache(t, dir, newClock())
 	c.Close()
@@ -343,7 +351,7 @@ func TestCacheCorruptFileIsAMissWithAWarning(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			dir := t.TempDir()
+			dir := configtest.TempDir(t)
 			path := filepath.Join(dir, "web-cache.db")
 			clk := newClock()
 			c := openCache(t, dir, clk)
@@ -387,7 +395,7 @@ func TestCacheCorruptFileIsAMissWithAWarning(t *testing.T) {
 }
 
 func TestCacheLockedIsAnError(t *testing.T) {
-	dir := t.TempDir()
+	dir := configtest.TempDir(t)
 	holder := openCache(t, dir, newClock())
 	defer holder.Close()
 	for _, ro := range []bool{false, true} {
@@ -402,7 +410,7 @@ func TestCacheLockedIsAnError(t *testing.T) {
 }
 
 func TestCacheReadOnlyMissingFile(t *testing.T) {
-	dir := t.TempDir()
+	dir := configtest.TempDir(t)
 	c, err := web.OpenCache(dir, "web-cache.db", web.CacheOptions{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
@@ -423,7 +431,7 @@ func TestCacheTwoProcesses(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts processes")
 	}
-	dir := t.TempDir()
+	dir := configtest.TempDir(t)
 	const rounds = 40
 	var cmds []*exec.Cmd
 	var outs []*strings.Builder

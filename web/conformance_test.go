@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"lwr/config"
+	"lwr/config/configtest"
 	"lwr/web"
 	"lwr/web/webtest"
 )
@@ -64,7 +65,7 @@ func TestExecConformance(t *testing.T) {
 
 func TestFileConformance(t *testing.T) {
 	webtest.Provider(t, func(t *testing.T, fix webtest.Fixture) web.Provider {
-		path := filepath.Join(t.TempDir(), "results.json")
+		path := filepath.Join(configtest.TempDir(t), "results.json")
 		if err := os.WriteFile(path, fix.WebResult(), 0o600); err != nil {
 			t.Fatal(err)
 		}

@@ -1,3 +1,5 @@
+//go:build !windows
+
 package web_test
 
 import (
@@ -15,6 +17,7 @@ import (
 	"time"
 
 	"lwr/config"
+	"lwr/config/configtest"
 	"lwr/web"
 )
 
@@ -69,7 +72,7 @@ func TestExecArgv(t *testing.T) {
 }
 
 func TestExecHangingCommandIsKilled(t *testing.T) {
-	pids := filepath.Join(t.TempDir(), "pids")
+	pids := filepath.Join(configtest.TempDir(t), "pids")
 	p := newExec(t, "hang", helperCommand("{query}"), 0, "LWR_WEB_HELPER_PIDS="+pids)
 	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
 	defer cancel()

@@ -2,6 +2,7 @@ package edition
 
 import (
 	"fmt"
+	"lwr/config/configtest"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -187,7 +188,7 @@ func TestTitleKey(t *testing.T) {
 
 // The edition comes from the text alone: touching the file changes nothing.
 func TestEditionsIgnoreMtime(t *testing.T) {
-	p := filepath.Join(t.TempDir(), "契約事務.md")
+	p := filepath.Join(configtest.TempDir(t), "契約事務.md")
 	if err := os.WriteFile(p, []byte("# 契約事務（令和6年度版）\n改訂：2024年4月1日\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -12,73 +11,11 @@ import (
 	"testing"
 	"time"
 
+	"lwr/config/configtest"
 	"lwr/index"
 	"lwr/research/local"
 	"lwr/research/researchtest"
 )
-
-// daemon is an `lwr index watch` process started by a test.
-type daemon struct {
-	cmd  *exec.Cmd
-	dir  string // index folder
-	done chan error
-}
-
-func startDaemonProc(t *testing.T, env []string, root, cache string, extra ...string) *daemon {
-	t.Helper()
-	dir, err := index.DirFor(cache, root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	args := append([]string{"--source-root", root, "--cache-dir", cache, "index", "watch"}, extra...)
-	c := lwrCmd(env, args...)
-	c.Stderr = os.Stderr
-	if err := c.Start(); err != nil {
-		t.Fatal(err)
-	}
-	d := &daemon{cmd: c, dir: dir, done: make(chan error, 1)}
-	go func() { d.done <- c.Wait() }()
-	t.Cleanup(func() {
-		_ = c.Process.Signal(syscall.SIGCONT)
-		_ = c.Process.Kill()
-		<-d.done
-	})
-	// Wait until it answers and its first sync is done.
-	eventually(t, 60*time.Second, "the daemon to start", func() bool {
-		cl, err := local.Dial(dir, time.Second)
-		if err != nil {
-			return false
-		}
-		st, err := cl.Status(context.Background())
-		return err == nil && st.Daemon != nil && st.Daemon.Watch.Syncs > 0
-	})
-	return d
-}
-
-// eventually polls cond until it holds or the deadline passes.
-func eventually(t *testing.T, within time.Duration, what string, cond func() bool) time.Duration {
-	t.Helper()
-	start := time.Now()
-	for {
-		if cond() {
-			return time.Since(start)
-		}
-		if time.Since(start) > within {
-			t.Fatalf("waited %s for %s", within, what)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-// lwrPaths runs lwr search --format json and returns the matched paths.
-func lwrPaths(t *testing.T, env []string, root, cache string, args ...string) []string {
-	t.Helper()
-	var out []string
-	for _, m := range searchJSON(t, env, root, cache, args...) {
-		out = append(out, m[:strings.IndexByte(m, ':')])
-	}
-	return out
-}
 
 func TestDaemonAppliesChanges(t *testing.T) {
 	if testing.Short() {
@@ -89,7 +26,7 @@ func TestDaemonAppliesChanges(t *testing.T) {
 		"メモ/会議.txt":  "会議室の予約は前日まで。\n",
 	})
 	env := testEnv(t)
-	cache := t.TempDir()
+	cache := configtest.TempDir(t)
 	d := startDaemonProc(t, env, root, cache)
 	has := func(word string, want ...string) func() bool {
 		return func() bool {
@@ -160,14 +97,14 @@ func TestDaemonKilledInABurstRecovers(t *testing.T) {
 	if testing.Short() {
 		t.Skip("process test")
 	}
-	root := t.TempDir()
+	root := configtest.TempDir(t)
 	for i := range 50 {
 		p := filepath.Join(root, fmt.Sprintf("初期/文書%03d.md", i))
 		os.MkdirAll(filepath.Dir(p), 0o755)
 		os.WriteFile(p, []byte(fmt.Sprintf("# 文書%03d\n共通語彙 初期%03d\n", i, i)), 0o644)
 	}
 	env := testEnv(t)
-	cache := t.TempDir()
+	cache := configtest.TempDir(t)
 	d := startDaemonProc(t, env, root, cache)
 	// A burst of changes, the daemon killed in the middle of it.
 	for i := range 400 {
@@ -184,7 +121,7 @@ func TestDaemonKilledInABurstRecovers(t *testing.T) {
 	<-d.done
 	d.done <- nil
 	startDaemonProc(t, env, root, cache)
-	fresh := t.TempDir()
+	fresh := configtest.TempDir(t)
 	for _, q := range [][]string{{"共通語彙", "--max-files", "500", "--max-chars", "60"}, {"--mode", "fulltext", "バースト399"}, {"--mode", "fulltext", "初期003"}, {"--mode", "fulltext", "初期001"}} {
 		got := searchJSON(t, env, root, cache, q...)
 		want := searchJSON(t, env, root, fresh, q...)
@@ -200,59 +137,13 @@ func TestDaemonKilledInABurstRecovers(t *testing.T) {
 	}
 }
 
-func TestDaemonRefusalsAndFailures(t *testing.T) {
-	if testing.Short() {
-		t.Skip("process test")
-	}
-	root := researchtest.WriteTree(t, map[string]string{"a.md": "# 見出し\n有給休暇の申請。\n"})
-	env := testEnv(t)
-	cache := t.TempDir()
-	d := startDaemonProc(t, env, root, cache)
-
-	// A second daemon for the same root refuses, naming the first.
-	out, err := lwrCmd(env, "--source-root", root, "--cache-dir", cache, "index", "watch").CombinedOutput()
-	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != exitBusy || !strings.Contains(string(out), fmt.Sprintf("already running (process %d)", d.cmd.Process.Pid)) {
-		t.Errorf("second daemon: %v %s", err, out)
-	}
-
-	// A hung daemon: the search fails with a clear message within 5 s.
-	_ = d.cmd.Process.Signal(syscall.SIGSTOP)
-	start := time.Now()
-	out, err = lwrCmd(env, "--source-root", root, "--cache-dir", cache, "search", "有給休暇").CombinedOutput()
-	took := time.Since(start)
-	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != exitBusy || !strings.Contains(string(out), "does not answer") || took > 5*time.Second {
-		t.Errorf("search with a hung daemon: exit %v after %s: %s", err, took, out)
-	}
-	_ = d.cmd.Process.Signal(syscall.SIGCONT)
-
-	// A killed daemon leaves a stale socket: search still works without
-	// it, and the next daemon cleans it.
-	_ = d.cmd.Process.Signal(syscall.SIGKILL)
-	<-d.done
-	d.done <- nil
-	if _, err := os.Stat(filepath.Join(d.dir, "daemon.sock")); err != nil {
-		t.Fatalf("expected a stale socket: %v", err)
-	}
-	if got := lwrPaths(t, env, root, cache, "有給休暇"); !slices.Equal(got, []string{"a.md"}) {
-		t.Errorf("search with a stale socket: %v", got)
-	}
-	startDaemonProc(t, env, root, cache)
-	if got := lwrPaths(t, env, root, cache, "有給休暇"); !slices.Equal(got, []string{"a.md"}) {
-		t.Errorf("search through the new daemon: %v", got)
-	}
-	info, err := os.Stat(filepath.Join(d.dir, "daemon.sock"))
-	if err != nil || info.Mode().Perm() != 0o600 {
-		t.Errorf("socket mode: %v %v", info.Mode(), err)
-	}
-}
-
 func TestDaemonPollMode(t *testing.T) {
 	if testing.Short() {
 		t.Skip("process test")
 	}
 	root := researchtest.WriteTree(t, map[string]string{"a.md": "# a\n本文。\n"})
 	env := testEnv(t)
-	cache := t.TempDir()
+	cache := configtest.TempDir(t)
 	startDaemonProc(t, env, root, cache, "--poll", "200ms")
 	os.WriteFile(filepath.Join(root, "b.md"), []byte("# b\nポーリング検出語。\n"), 0o644)
 	took := eventually(t, 2*time.Second, "a new file to be searchable in poll mode", func() bool {
@@ -271,7 +162,7 @@ func TestDaemonDetachAndAutostart(t *testing.T) {
 	}
 	root := researchtest.WriteTree(t, map[string]string{"a.md": "# a\n自動起動の確認。\n"})
 	env := testEnv(t)
-	cache := t.TempDir()
+	cache := configtest.TempDir(t)
 	dir, _ := index.DirFor(cache, root)
 	stop := func() {
 		out, err := lwrCmd(env, "--source-root", root, "--cache-dir", cache, "index", "stop").CombinedOutput()

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"lwr/config/configtest"
 	"lwr/research/report"
 	"lwr/research/researchtest"
 	"os"
@@ -14,8 +15,8 @@ import (
 func TestFinalizeCommand(t *testing.T) {
 	root := researchtest.Sample(t)
 	env := testEnv(t)
-	ws := t.TempDir()
-	dir := t.TempDir()
+	ws := configtest.TempDir(t)
+	dir := configtest.TempDir(t)
 	md := agentReport(root, "規程/就業規則.md", 3, 5, "1.0")
 	p := filepath.Join(dir, "report.md")
 	os.WriteFile(p, []byte(md), 0o644)
@@ -45,7 +46,7 @@ func TestFinalizeCommand(t *testing.T) {
 	checkFinalizedReport(t, env, ws, "research_"+ts+"-2.md", false)
 
 	// An invalid report: exit 1, the problems on stderr, nothing saved.
-	ws2 := t.TempDir()
+	ws2 := configtest.TempDir(t)
 	os.WriteFile(p, []byte(strings.Replace(md, "## 1. ローカル情報", "## 1. 資料", 1)), 0o644)
 	bad := slices.Clone(args)
 	bad[slices.Index(bad, "--workspace")+1] = ws2

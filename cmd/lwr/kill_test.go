@@ -1,12 +1,10 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
-	"lwr/research/local"
+	"lwr/config/configtest"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -34,63 +32,6 @@ var sentences = []string{
 	"ログ監視の閾値を超えた場合は担当者へ通知する。",
 }
 
-// writeCorpus writes n generated documents under root.
-func writeCorpus(t *testing.T, root string, n int, r *rand.Rand) {
-	t.Helper()
-	for i := range n {
-		writeDoc(t, root, i, r)
-	}
-}
-
-func docPath(root string, i int) string {
-	return filepath.Join(root, fmt.Sprintf("部署%02d", i%23), fmt.Sprintf("文書%04d.md", i))
-}
-
-func writeDoc(t *testing.T, root string, i int, r *rand.Rand) {
-	t.Helper()
-	var b strings.Builder
-	fmt.Fprintf(&b, "# 文書%04d 第%d版\n\n", i, r.IntN(5)+1)
-	lines := 40 + r.IntN(60)
-	for l := range lines {
-		if l%9 == 8 {
-			b.WriteString("\n")
-			continue
-		}
-		fmt.Fprintf(&b, "%s 番号%d。\n", sentences[r.IntN(len(sentences))], r.IntN(1000))
-	}
-	p := docPath(root, i)
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func lwrCmd(env []string, args ...string) *exec.Cmd {
-	c := exec.Command(lwrBin, args...)
-	c.Env = env
-	return c
-}
-
-// searchJSON runs lwr search and returns the matches as comparable strings.
-func searchJSON(t *testing.T, env []string, root, cache string, args ...string) []string {
-	t.Helper()
-	out, err := lwrCmd(env, append([]string{"--source-root", root, "--cache-dir", cache, "search", "--format", "json"}, args...)...).Output()
-	if err != nil {
-		t.Fatalf("search %v: %v\n%s", args, err, out)
-	}
-	var res local.AgentResult
-	if err := json.Unmarshal(out, &res); err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, m := range res.Matches {
-		got = append(got, fmt.Sprintf("%s:%d-%d %q %v", m.Path, m.SnippetStartLine, m.SnippetEndLine, m.Snippet, m.Score))
-	}
-	return got
-}
-
 // A build killed with SIGKILL at random points, again and again while the
 // tree changes, must be followed by a build whose search results equal
 // those of a fresh full build.
@@ -103,13 +44,13 @@ func TestKilledBuildsConvergeToAFreshBuild(t *testing.T) {
 		fmt.Sscan(s, &seed)
 	}
 	r := rand.New(rand.NewPCG(seed, 2))
-	root := t.TempDir()
+	root := configtest.TempDir(t)
 	writeCorpus(t, root, 900, r)
 	env := testEnv(t)
-	cache := filepath.Join(t.TempDir(), "killed")
+	cache := filepath.Join(configtest.TempDir(t), "killed")
 
 	// Time one build to choose kill points inside it.
-	fresh := filepath.Join(t.TempDir(), "probe")
+	fresh := filepath.Join(configtest.TempDir(t), "probe")
 	start := time.Now()
 	if out, err := lwrCmd(env, "--source-root", root, "--cache-dir", fresh, "index", "build").CombinedOutput(); err != nil {
 		t.Fatalf("probe build: %v\n%s", err, out)
@@ -153,7 +94,7 @@ func TestKilledBuildsConvergeToAFreshBuild(t *testing.T) {
 	if out, err := lwrCmd(env, "--source-root", root, "--cache-dir", cache, "index", "build").CombinedOutput(); err != nil {
 		t.Fatalf("build after kills: %v\n%s", err, out)
 	}
-	fresh = filepath.Join(t.TempDir(), "fresh")
+	fresh = filepath.Join(configtest.TempDir(t), "fresh")
 	if out, err := lwrCmd(env, "--source-root", root, "--cache-dir", fresh, "index", "build").CombinedOutput(); err != nil {
 		t.Fatalf("fresh build: %v\n%s", err, out)
 	}

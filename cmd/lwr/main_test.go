@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"lwr/config/configtest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -43,14 +44,7 @@ func run(t testing.TB, env []string, args ...string) (stdout, stderr string, cod
 }
 
 // testEnv is an environment with its own home, cache and config folders.
-func testEnv(t testing.TB, extra ...string) []string {
-	home := t.TempDir()
-	return append([]string{
-		"HOME=" + home,
-		"XDG_CACHE_HOME=" + filepath.Join(home, ".cache"),
-		"XDG_CONFIG_HOME=" + filepath.Join(home, ".config"),
-	}, extra...)
-}
+func testEnv(t testing.TB, extra ...string) []string { return configtest.Env(t, extra...) }
 
 // agentSchema compiles the agent output schema of the research skill.
 func agentSchema(t testing.TB) *jsonschema.Schema {

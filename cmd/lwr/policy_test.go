@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"lwr/config/configtest"
 	"lwr/research/local"
 	"lwr/research/researchtest"
 	"os"
@@ -42,7 +43,7 @@ func TestSourcePreferenceOrder(t *testing.T) {
 		".research-policy/source-preferences.json": `{"version": 1, "preferred": [{"path": "研修/2026/手当.md", "label": "2026年度版", "supersedes": ["研修/2024/手当.md"]}]}`,
 	})
 	env := testEnv(t)
-	cache := t.TempDir()
+	cache := configtest.TempDir(t)
 	const newer, older = "研修/2026/手当.md", "研修/2024/手当.md"
 
 	pure, _ := extSearch(t, env, root, cache, "--ignore-source-preference", "通勤手当", "上限")
@@ -87,7 +88,7 @@ func TestSourcePreferenceOrder(t *testing.T) {
 func TestCurrentnessRecords(t *testing.T) {
 	root := researchtest.Sample(t)
 	env := testEnv(t)
-	cache := t.TempDir()
+	cache := configtest.TempDir(t)
 	const older = "研修/2024/契約事務.md"
 	find := func(r local.ExtResult, p string) int {
 		for i, m := range r.Matches {
@@ -132,7 +133,7 @@ func TestCurrentnessRecords(t *testing.T) {
 func TestMalformedPolicyFiles(t *testing.T) {
 	root := researchtest.Sample(t)
 	env := testEnv(t)
-	cache := t.TempDir()
+	cache := configtest.TempDir(t)
 	if _, errOut, code := run(t, env, "--source-root", root, "--cache-dir", cache, "index", "build"); code != 0 {
 		t.Fatal(errOut)
 	}
@@ -180,7 +181,7 @@ func TestPolicyErrorThroughTheDaemon(t *testing.T) {
 	}
 	root := researchtest.Sample(t)
 	env := testEnv(t)
-	cache := t.TempDir()
+	cache := configtest.TempDir(t)
 	startDaemonProc(t, env, root, cache)
 	os.WriteFile(filepath.Join(root, ".research-policy", "currentness.json"), []byte(`{"version": 1, "records": [{"id": "x"`), 0o644)
 	out, err := lwrCmd(env, "--source-root", root, "--cache-dir", cache, "search", "--format", "json", "契約").Output()

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"lwr/config"
+	"lwr/config/configtest"
 	"lwr/research"
 	"lwr/research/local"
 	"lwr/research/report"
@@ -68,7 +69,7 @@ func checkFinalizedReport(t *testing.T, env []string, ws, name string, strict bo
 func TestResearchOfflineSample(t *testing.T) {
 	root := researchtest.Sample(t)
 	env := testEnv(t)
-	ws := t.TempDir()
+	ws := configtest.TempDir(t)
 	args := []string{"--source-root", root, "research", "--skip-web", "--workspace", ws, "--timestamp", ts, "随意契約", "上限額"}
 	out, errOut, code := run(t, env, args...)
 	if code != 0 {
@@ -109,7 +110,7 @@ func TestResearchOfflineSample(t *testing.T) {
 func TestResearchWorkspaceIsTheGitTopLevel(t *testing.T) {
 	root := researchtest.Sample(t)
 	env := testEnv(t)
-	top := t.TempDir()
+	top := configtest.TempDir(t)
 	os.Mkdir(filepath.Join(top, ".git"), 0o755)
 	sub := filepath.Join(top, "a", "b")
 	os.MkdirAll(sub, 0o755)
@@ -147,7 +148,7 @@ func TestResearchWithFakeSearXNG(t *testing.T) {
 	root := researchtest.Sample(t)
 	url, requests := fakeSearXNG(t)
 	env := testEnv(t, "LWR_WEB_PROVIDERS=searxng", "LWR_WEB_SEARXNG_BASE_URL="+url)
-	ws := t.TempDir()
+	ws := configtest.TempDir(t)
 	out, errOut, code := run(t, env, "--source-root", root, "research", "--json", "--workspace", ws, "--timestamp", ts, "随意契約", "上限額")
 	if code != 0 {
 		t.Fatalf("exit %d: %s%s", code, out, errOut)
@@ -234,7 +235,7 @@ func TestResearchWithFakeSearXNG(t *testing.T) {
 func TestResearchConflictsOnTheSampleEditions(t *testing.T) {
 	root := researchtest.Sample(t)
 	env := testEnv(t)
-	ws := t.TempDir()
+	ws := configtest.TempDir(t)
 	if _, errOut, code := run(t, env, "--source-root", root, "research", "--skip-web", "--workspace", ws, "--timestamp", ts, "随意契約", "上限額"); code != 0 {
 		t.Fatal(errOut)
 	}
@@ -258,7 +259,7 @@ func TestResearchConflictsOnTheSampleEditions(t *testing.T) {
 
 	// An invalid currentness file: the research fails, no report.
 	os.WriteFile(filepath.Join(root, ".research-policy", "currentness.json"), []byte(`{"version": 1, "records": [{"id": "x"}]}`), 0o644)
-	ws2 := t.TempDir()
+	ws2 := configtest.TempDir(t)
 	out, errOut, code := run(t, env, "--source-root", root, "research", "--skip-web", "--workspace", ws2, "--timestamp", ts, "随意契約", "上限額")
 	if code != exitPolicy || out != "" || !strings.Contains(errOut, "currentness_policy_invalid") {
 		t.Fatalf("exit %d, stdout %q, stderr %s", code, out, errOut)
@@ -278,7 +279,7 @@ func TestResearchDegradedSentences(t *testing.T) {
 	root := researchtest.Sample(t)
 	sx, _ := fakeSearXNG(t)
 	_, _, broken := fakeWebServers(t)
-	missing := filepath.Join(t.TempDir(), "nowhere")
+	missing := filepath.Join(configtest.TempDir(t), "nowhere")
 	tests := []struct {
 		name    string
 		env     []string
@@ -304,7 +305,7 @@ func TestResearchDegradedSentences(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			env := testEnv(t, tc.env...)
-			ws := t.TempDir()
+			ws := configtest.TempDir(t)
 			args := append(tc.args[:2:2], append([]string{tc.args[2], "--workspace", ws, "--timestamp", ts}, tc.args[3:]...)...)
 			out, errOut, code := run(t, env, args...)
 			if code != tc.code {
@@ -337,7 +338,7 @@ func TestResearchDegradedSentences(t *testing.T) {
 func TestResearchModelSchema11(t *testing.T) {
 	root := researchtest.Sample(t)
 	env := testEnv(t)
-	ws := t.TempDir()
+	ws := configtest.TempDir(t)
 	if _, errOut, code := run(t, env, "--source-root", root, "research", "--skip-web", "--model", "claude-opus-4-6", "--workspace", ws, "--timestamp", ts, "有給休暇"); code != 0 {
 		t.Fatal(errOut)
 	}
@@ -357,9 +358,9 @@ func TestResearchModelSchema11(t *testing.T) {
 func TestResearchThroughTheDaemon(t *testing.T) {
 	root := researchtest.Sample(t)
 	env := testEnv(t)
-	cache := t.TempDir()
+	cache := configtest.TempDir(t)
 	startDaemonProc(t, env, root, cache)
-	ws := t.TempDir()
+	ws := configtest.TempDir(t)
 	cmd := lwrCmd(env, "--source-root", root, "--cache-dir", cache, "research", "--json", "--skip-web", "--workspace", ws, "--timestamp", ts, "随意契約", "上限額")
 	out, err := cmd.Output()
 	if err != nil {
@@ -383,10 +384,10 @@ func TestResearchCorpusOffline(t *testing.T) {
 	env := testEnv(t)
 	cache := os.Getenv("LWR_TEST_INDEX_DIR")
 	if cache == "" {
-		cache = t.TempDir()
+		cache = configtest.TempDir(t)
 	}
 	startDaemonProc(t, env, corpus, cache)
-	ws := t.TempDir()
+	ws := configtest.TempDir(t)
 	for i, q := range []string{"ファイルをコピーする", "プロセスを強制終了する", "ディスクの使用量を調べる", "パッケージの依存関係"} {
 		stamp := fmt.Sprintf("20260601T1200%02dZ", i)
 		args := []string{"--source-root", corpus, "--cache-dir", cache, "research", "--skip-web", "--workspace", ws, "--timestamp", stamp, q}
@@ -410,14 +411,14 @@ func TestResearchCorpusOffline(t *testing.T) {
 
 func TestResearchWebResultsFileAndUnderstanding(t *testing.T) {
 	root := researchtest.Sample(t)
-	dir := t.TempDir()
+	dir := configtest.TempDir(t)
 	syn := filepath.Join(dir, "synonyms.json")
 	os.WriteFile(syn, []byte(`{"随意契約": ["随契"]}`), 0o644)
 	results := filepath.Join(dir, "web.json")
 	os.WriteFile(results, []byte(`{"agent_type":"web","status":"ok","results":[
 		{"title":"電子契約の手引き","url":"https://www.example.go.jp/denshi","snippet":"電子契約サービスと押印の見直し","fetched_at":"2026-05-31T00:00:00Z","status":"ok"}]}`), 0o644)
 	env := testEnv(t, "CC_LWR_QUERY_UNDERSTANDING=auto", "LWR_SEARCH_SYNONYM_FILE="+syn)
-	ws := t.TempDir()
+	ws := configtest.TempDir(t)
 	out, errOut, code := run(t, env, "--source-root", root, "research", "--json", "--web-results", results, "--workspace", ws, "--timestamp", ts, "随意契約の上限額を確認する方法")
 	if code != 0 {
 		t.Fatalf("exit %d: %s%s", code, out, errOut)

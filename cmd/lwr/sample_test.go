@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"lwr/config/configtest"
 	"lwr/research/local"
 	"os"
 	"path/filepath"
@@ -17,7 +18,7 @@ func TestSampleCorpus(t *testing.T) {
 		t.Fatal(err)
 	}
 	env := testEnv(t)
-	cache := t.TempDir()
+	cache := configtest.TempDir(t)
 	if _, errOut, code := run(t, env, "--source-root", root, "--cache-dir", cache, "index", "build"); code != 0 {
 		t.Fatalf("build: %d %s", code, errOut)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"lwr/config/configtest"
 	"lwr/research/report"
 	"os"
 	"path/filepath"
@@ -26,7 +27,7 @@ func agentReport(root, rel string, s, e int, version string) string {
 
 func TestValidateCommand(t *testing.T) {
 	env := testEnv(t)
-	dir := t.TempDir()
+	dir := configtest.TempDir(t)
 	write := func(name, body string) string {
 		p := filepath.Join(dir, name)
 		os.WriteFile(p, []byte(body), 0o644)

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"lwr/config/configtest"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -102,7 +103,7 @@ func TestWebSearchCommand(t *testing.T) {
 }
 
 func TestWebCacheCommands(t *testing.T) {
-	cache := t.TempDir()
+	cache := configtest.TempDir(t)
 	env := testEnv(t, "LWR_CACHE_DIR="+cache)
 	schema := agentSchema(t)
 	cacheRun := func(t *testing.T, env []string, args ...string) map[string]any {
@@ -150,7 +151,7 @@ func TestWebCacheCommands(t *testing.T) {
 		t.Errorf("another intent hit: %v", m)
 	}
 
-	file := filepath.Join(t.TempDir(), "empty.json")
+	file := filepath.Join(configtest.TempDir(t), "empty.json")
 	os.WriteFile(file, []byte(`{"agent_type":"web","status":"empty","results":[]}`), 0o600)
 	if m := cacheRun(t, env, "set", "--query", "なし", "--data-file", file); m["status"] != "ok" || m["negative"] != true {
 		t.Errorf("set of an empty result: %v; want a negative entry", m)

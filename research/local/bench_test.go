@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"lwr/analyzer"
+	"lwr/config/configtest"
 	"lwr/index"
 	"lwr/policy"
 )
@@ -22,7 +23,7 @@ func corpusIndex(b *testing.B) *index.Index {
 	}
 	dir := os.Getenv("LWR_TEST_INDEX_DIR")
 	if dir == "" {
-		dir = b.TempDir()
+		dir = configtest.TempDir(b)
 	}
 	ix, err := index.Open(context.Background(), index.Options{
 		Root: root, Dir: dir,
@@ -40,7 +41,7 @@ func corpusIndex(b *testing.B) *index.Index {
 
 // policyRoot writes policies about bench corpus documents into a folder.
 func policyRoot(b *testing.B) string {
-	root := b.TempDir()
+	root := configtest.TempDir(b)
 	dir := filepath.Join(root, policy.Dir)
 	os.MkdirAll(dir, 0o755)
 	os.WriteFile(filepath.Join(dir, policy.PreferencesFile), []byte(`{"version": 1, "preferred": [

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"lwr/config/configtest"
 	"lwr/index"
 	"lwr/research/researchtest"
 )
@@ -27,7 +28,7 @@ func TestGoldenSample(t *testing.T) {
 		t.Fatal(err)
 	}
 	root := researchtest.Sample(t)
-	s := NewSession(Options{Index: index.Options{Root: root, Dir: t.TempDir()}, AutoBuild: &AutoBuild{}})
+	s := NewSession(Options{Index: index.Options{Root: root, Dir: configtest.TempDir(t)}, AutoBuild: &AutoBuild{}})
 	defer s.Close()
 	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
 	if len(lines) < 21 {

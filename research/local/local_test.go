@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"lwr/config/configtest"
 	"lwr/index"
 	"lwr/policy"
 	"lwr/research/researchtest"
@@ -20,7 +21,7 @@ import (
 func builtSample(t *testing.T) (root, dir string) {
 	t.Helper()
 	root = researchtest.Sample(t)
-	dir = filepath.Join(t.TempDir(), "ix")
+	dir = filepath.Join(configtest.TempDir(t), "ix")
 	ix, err := index.Open(context.Background(), index.Options{Root: root, Dir: dir})
 	if err != nil {
 		t.Fatal(err)

@@ -137,7 +137,7 @@ func run(ctx context.Context, ix *index.Index, corpus *policy.Corpus, pols polic
 		so.Limit = limit
 		if prefs != nil && !req.IgnorePreference {
 			for _, pr := range prefs.Preferred {
-				so.Preferred = append(so.Preferred, pr.Path)
+				so.Preferred = append(so.Preferred, corpus.Path(pr.Path))
 			}
 		}
 	}

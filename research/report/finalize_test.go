@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"lwr/config"
+	"lwr/config/configtest"
 	"lwr/research/report"
 	"lwr/research/researchtest"
 	"os"
@@ -70,7 +71,7 @@ func TestFinalizeFaults(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			ws := t.TempDir()
+			ws := configtest.TempDir(t)
 			_, err := finalizeIn(t, ws, tc.md, testNow(), tc.fs)
 			var f *report.Failure
 			if !errors.As(err, &f) || f.Reason != tc.reason {
@@ -95,7 +96,7 @@ func TestFinalizeFaults(t *testing.T) {
 }
 
 func TestFinalizeIdempotentAndDistinct(t *testing.T) {
-	ws := t.TempDir()
+	ws := configtest.TempDir(t)
 	a, b := validReport("A"), validReport("B")
 	ts := testNow()
 	fa, err := finalizeIn(t, ws, a, ts, report.FS{})
@@ -138,7 +139,7 @@ func TestFinalizeIdempotentAndDistinct(t *testing.T) {
 }
 
 func TestFinalizeConcurrentRunsInOneSecond(t *testing.T) {
-	ws := t.TempDir()
+	ws := configtest.TempDir(t)
 	const n = 6
 	var wg sync.WaitGroup
 	names := make([]string, n)
@@ -179,7 +180,7 @@ func TestFinalizeConcurrentRunsInOneSecond(t *testing.T) {
 }
 
 func TestFinalizeSchemaVersions(t *testing.T) {
-	ws := t.TempDir()
+	ws := configtest.TempDir(t)
 	v11 := map[string]any{"step_number": 4, "step_number_legacy": "4", "schema_version": "1.1", "model": "claude-sonnet-4-6"}
 	md := []byte(fixture(report.Citation("就業規則.md", rulesPath, 20, 24), []map[string]any{localSource(rulesPath, 20, 24)}, v11))
 	f, err := finalizeIn(t, ws, md, testNow(), report.FS{})

@@ -22,6 +22,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"lwr/config/configtest"
 	"lwr/index"
 	"lwr/research/report"
 )
@@ -36,7 +37,7 @@ func Repo() string {
 // and returns it.
 func WriteTree(t testing.TB, files map[string]string) string {
 	t.Helper()
-	root := t.TempDir()
+	root := configtest.TempDir(t)
 	for rel, body := range files {
 		WriteFile(t, filepath.Join(root, filepath.FromSlash(rel)), body)
 	}
@@ -81,17 +82,19 @@ func CopyTree(t testing.TB, src, dst string) {
 // folder and returns the copy.
 func Sample(t testing.TB) string {
 	t.Helper()
-	root := filepath.Join(t.TempDir(), "sample")
+	root := filepath.Join(configtest.TempDir(t), "sample")
 	CopyTree(t, filepath.Join(Repo(), "testdata", "sample"), root)
 	return root
 }
 
-// Files lists the files under dir, relative, with forward slashes, sorted.
+// Files lists the files under dir, relative, with forward slashes, sorted;
+// the lock file finalize keeps on Windows (which locks files, not
+// folders) is left out.
 func Files(t testing.TB, dir string) []string {
 	t.Helper()
 	var out []string
 	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
+		if err == nil && !d.IsDir() && d.Name() != ".lwr-finalize.lock" {
 			rel, _ := filepath.Rel(dir, p)
 			out = append(out, filepath.ToSlash(rel))
 		}

@@ -1,0 +1,64 @@
+//go:build !windows
+
+package main
+
+import (
+	"fmt"
+	"lwr/config/configtest"
+	"lwr/research/researchtest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func TestDaemonRefusalsAndFailures(t *testing.T) {
+	if testing.Short() {
+		t.Skip("process test")
+	}
+	root := researchtest.WriteTree(t, map[string]string{"a.md": "# 見出し\n有給休暇の申請。\n"})
+	env := testEnv(t)
+	cache := configtest.TempDir(t)
+	d := startDaemonProc(t, env, root, cache)
+	t.Cleanup(func() { _ = d.cmd.Process.Signal(syscall.SIGCONT) })
+
+	// A second daemon for the same root refuses, naming the first.
+	out, err := lwrCmd(env, "--source-root", root, "--cache-dir", cache, "index", "watch").CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != exitBusy || !strings.Contains(string(out), fmt.Sprintf("already running (process %d)", d.cmd.Process.Pid)) {
+		t.Errorf("second daemon: %v %s", err, out)
+	}
+
+	// A hung daemon: the search fails with a clear message within 5 s.
+	_ = d.cmd.Process.Signal(syscall.SIGSTOP)
+	start := time.Now()
+	out, err = lwrCmd(env, "--source-root", root, "--cache-dir", cache, "search", "有給休暇").CombinedOutput()
+	took := time.Since(start)
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != exitBusy || !strings.Contains(string(out), "does not answer") || took > 5*time.Second {
+		t.Errorf("search with a hung daemon: exit %v after %s: %s", err, took, out)
+	}
+	_ = d.cmd.Process.Signal(syscall.SIGCONT)
+
+	// A killed daemon leaves a stale socket: search still works without
+	// it, and the next daemon cleans it.
+	_ = d.cmd.Process.Signal(syscall.SIGKILL)
+	<-d.done
+	d.done <- nil
+	if _, err := os.Stat(filepath.Join(d.dir, "daemon.sock")); err != nil {
+		t.Fatalf("expected a stale socket: %v", err)
+	}
+	if got := lwrPaths(t, env, root, cache, "有給休暇"); !slices.Equal(got, []string{"a.md"}) {
+		t.Errorf("search with a stale socket: %v", got)
+	}
+	startDaemonProc(t, env, root, cache)
+	if got := lwrPaths(t, env, root, cache, "有給休暇"); !slices.Equal(got, []string{"a.md"}) {
+		t.Errorf("search through the new daemon: %v", got)
+	}
+	info, err := os.Stat(filepath.Join(d.dir, "daemon.sock"))
+	if err != nil || info.Mode().Perm() != 0o600 {
+		t.Errorf("socket mode: %v %v", info.Mode(), err)
+	}
+}
