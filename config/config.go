@@ -41,6 +41,10 @@ type Index struct {
 	LockTimeout time.Duration `mapstructure:"lock_timeout"`
 	// BatchBytes bounds the text analyzed in one index batch.
 	BatchBytes int `mapstructure:"batch_bytes"`
+	// RemotePoll is how often the daemon rescans a source root on a
+	// network drive or Google Drive for desktop, which send no trustworthy
+	// change notifications.
+	RemotePoll time.Duration `mapstructure:"remote_poll"`
 }
 
 // Search holds the defaults of `lwr search`.
@@ -171,6 +175,7 @@ func DefaultIndex() Index {
 		AuditInterval: 24 * time.Hour,
 		LockTimeout:   2 * time.Second,
 		BatchBytes:    1 << 20,
+		RemotePoll:    30 * time.Second,
 	}
 }
 
@@ -326,6 +331,9 @@ func (c *Config) validate(origin map[string]string) error {
 	}
 	if c.Index.LockTimeout <= 0 {
 		return bad("index.lock_timeout", "is %s; use a duration such as 2s", c.Index.LockTimeout)
+	}
+	if c.Index.RemotePoll < time.Second {
+		return bad("index.remote_poll", "is %s; use at least 1s, such as 30s", c.Index.RemotePoll)
 	}
 	if c.Index.BatchBytes < 64<<10 {
 		return bad("index.batch_bytes", "is %d; use at least 65536", c.Index.BatchBytes)

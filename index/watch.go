@@ -21,6 +21,11 @@ type WatchOptions struct {
 	// listening for file system events (network and synced folders, where
 	// events do not arrive).
 	Poll time.Duration
+	// RemotePoll is the interval of the rescans of a source root on a
+	// network drive, Google Drive for desktop or another file system whose
+	// change notifications cannot be trusted (30s when zero); Watch
+	// detects them and polls without being told.
+	RemotePoll time.Duration
 	// Debounce is the quiet time after the last event before the changes
 	// are applied (300 ms); MaxDelay bounds the wait under a steady stream
 	// of events (2 s).
@@ -30,6 +35,10 @@ type WatchOptions struct {
 	Reconcile time.Duration
 	// OnSync is told about every sync that changed the index or failed.
 	OnSync func(BuildStats, error)
+
+	// volume looks at the volume of the root (volumeOf when nil; tests
+	// put another drive under the root).
+	volume func(string) volume
 }
 
 func (o WatchOptions) withDefaults() WatchOptions {
@@ -42,21 +51,29 @@ func (o WatchOptions) withDefaults() WatchOptions {
 	if o.Reconcile <= 0 {
 		o.Reconcile = 10 * time.Minute
 	}
+	if o.RemotePoll <= 0 {
+		o.RemotePoll = 30 * time.Second
+	}
+	if o.volume == nil {
+		o.volume = volumeOf
+	}
 	return o
 }
 
 // WatchState is what a running watch reports.
 type WatchState struct {
-	Mode       string    `json:"mode"` // "events" or "poll"
-	Watches    int       `json:"watches"`
-	Pending    int       `json:"pending"` // changed paths not applied yet
-	Started    time.Time `json:"started"`
-	LastSync   time.Time `json:"last_sync"`
-	LastChange time.Time `json:"last_change"` // last sync that changed the index
-	Last       string    `json:"last"`        // what it changed
-	Syncs      int       `json:"syncs"`
-	Syncing    bool      `json:"syncing"` // a sync is running
-	Warning    string    `json:"warning,omitempty"`
+	Mode       string        `json:"mode"`            // "events" or "poll"
+	Why        string        `json:"why,omitempty"`   // why it polls without being told
+	Every      time.Duration `json:"every,omitempty"` // the interval of polling
+	Watches    int           `json:"watches"`
+	Pending    int           `json:"pending"` // changed paths not applied yet
+	Started    time.Time     `json:"started"`
+	LastSync   time.Time     `json:"last_sync"`
+	LastChange time.Time     `json:"last_change"` // last sync that changed the index
+	Last       string        `json:"last"`        // what it changed
+	Syncs      int           `json:"syncs"`
+	Syncing    bool          `json:"syncing"` // a sync is running
+	Warning    string        `json:"warning,omitempty"`
 }
 
 // watchState is the state shared between the watch loop and readers.
@@ -122,12 +139,16 @@ func (ix *Index) Watch(ctx context.Context, opts WatchOptions) error {
 		return err
 	}
 	if opts.Poll > 0 {
-		return ix.poll(ctx, opts.Poll, "poll", sync)
+		return ix.poll(ctx, opts.Poll, "", sync)
+	}
+	if why := pollReason(opts.volume(ix.opts.Root)); why != "" {
+		log.Info("polling: no trustworthy change notifications", "why", why, "every", opts.RemotePoll)
+		return ix.poll(ctx, opts.RemotePoll, why, sync)
 	}
 	w, err := fsnotify.NewBufferedWatcher(4096)
 	if err != nil {
 		log.Warn("cannot watch for file changes; polling instead", "every", "2s", "err", err)
-		return ix.poll(ctx, 2*time.Second, "cannot watch: "+err.Error(), sync)
+		return ix.poll(ctx, 2*time.Second, "cannot watch for changes: "+err.Error(), sync)
 	}
 	defer w.Close()
 	tw := &treeWatch{w: w, root: ix.opts.Root, dirs: map[string]bool{}}
@@ -216,14 +237,12 @@ func (ix *Index) Watch(ctx context.Context, opts WatchOptions) error {
 	}
 }
 
-// poll rescans the tree every interval until ctx ends.
+// poll rescans the tree every interval until ctx ends; why says why it
+// polls when it was not asked to ("" for --poll).
 func (ix *Index) poll(ctx context.Context, every time.Duration, why string, sync func(string) error) error {
 	ix.watch.update(func(s *WatchState) {
-		s.Mode = "poll"
+		s.Mode, s.Why, s.Every = "poll", why, every
 		s.Watches = 0
-		if why != "poll" {
-			s.Warning = why
-		}
 	})
 	t := time.NewTicker(every)
 	defer t.Stop()

@@ -31,7 +31,7 @@ func Render(r *Report) ([]byte, error) {
 	ts := r.Timestamp.UTC()
 	fmt.Fprintf(&b, "# 調査レポート: %s\n\n", report.Text(r.Query))
 	fmt.Fprintf(&b, "- 調査日時: %s（UTC）\n", ts.Format(time.RFC3339))
-	fmt.Fprintf(&b, "- 資料ルート: %s\n", report.Text(r.SourceRoot))
+	fmt.Fprintf(&b, "- 資料ルート: %s\n", report.Text(filepath.ToSlash(r.SourceRoot)))
 	fmt.Fprintf(&b, "- クエリ理解: %s\n", understandingLine(r.Understanding))
 	fmt.Fprintf(&b, "- 検索状況: ローカル %s / Web %s / 深堀り %s\n", r.Local.Status, r.Web.Status, r.Deep.Status)
 	if r.IgnorePreference {
@@ -43,7 +43,7 @@ func Render(r *Report) ([]byte, error) {
 	fmt.Fprintf(&b, "## %s\n\n", report.Sections[0].Title)
 	switch {
 	case !r.SourceExists:
-		fmt.Fprintf(&b, "%s（%s）\n\n%s\n\n", local.MissingRootSentence, report.Text(r.SourceRoot), report.SentenceLocalEmpty)
+		fmt.Fprintf(&b, "%s（%s）\n\n%s\n\n", local.MissingRootSentence, report.Text(filepath.ToSlash(r.SourceRoot)), report.SentenceLocalEmpty)
 	case r.Local.Status == report.StatusError:
 		fmt.Fprintf(&b, "%s（%s）\n\n%s\n\n", report.SentenceLocalFailed, report.Text(report.Cut(r.Local.Error, 300)), report.SentenceLocalEmpty)
 	case len(r.Local.Hits) == 0:

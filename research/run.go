@@ -3,6 +3,7 @@ package research
 import (
 	"context"
 	"errors"
+	"path/filepath"
 	"time"
 
 	"lwr/research/report"
@@ -47,7 +48,7 @@ func Run(ctx context.Context, opts Options, fin report.FinalizeOptions) (*Outcom
 	fin.Markdown = md
 	u := r.Understanding
 	fin.Context = report.ContextInput{
-		Query: r.Query, SourceRoot: r.SourceRoot,
+		Query: r.Query, SourceRoot: filepath.ToSlash(r.SourceRoot),
 		Statuses: report.Statuses{Local: r.Local.Status, Web: r.Web.Status, Deep: r.Deep.Status},
 		SkipWeb:  r.SkipWeb, Policies: r.Local.Policy, Understanding: &u, Producer: "lwr research",
 	}

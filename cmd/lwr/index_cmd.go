@@ -143,6 +143,8 @@ func runIndexStatus(ctx context.Context, g *globalOptions, out io.Writer) error 
 	fmt.Fprintf(out, "daemon:       running, pid %d, up %s, %s", d.PID, time.Since(d.Started).Round(time.Second), w.Mode)
 	if w.Mode == "events" {
 		fmt.Fprintf(out, ", %d folders watched", w.Watches)
+	} else if w.Every > 0 {
+		fmt.Fprintf(out, " every %s", w.Every)
 	}
 	fmt.Fprintf(out, ", %d changes queued", w.Pending)
 	if w.Syncing {
@@ -151,6 +153,9 @@ func runIndexStatus(ctx context.Context, g *globalOptions, out io.Writer) error 
 	fmt.Fprintln(out)
 	if !w.LastChange.IsZero() {
 		fmt.Fprintf(out, "last change:  %s (%s ago): %s\n", w.LastChange.Local().Format(time.RFC3339), time.Since(w.LastChange).Round(time.Second), w.Last)
+	}
+	if w.Why != "" {
+		fmt.Fprintf(out, "polling:      %s\n", w.Why)
 	}
 	if w.Warning != "" {
 		fmt.Fprintf(out, "warning:      %s\n", w.Warning)

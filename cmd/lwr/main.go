@@ -12,6 +12,7 @@ import (
 )
 
 func main() {
+	restore := setupConsole()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	g := &globalOptions{stdout: os.Stdout, stderr: os.Stderr}
 	// Bleve reports internal events (a segment file another cleanup already
@@ -21,7 +22,9 @@ func main() {
 	log.SetOutput(libraryLog{g})
 	err := newRootCommand(g).ExecuteContext(ctx)
 	stop()
-	os.Exit(exitCode(err, g.stderr))
+	code := exitCode(err, g.stderr)
+	restore()
+	os.Exit(code)
 }
 
 // libraryLog turns the standard logger's lines into log records.

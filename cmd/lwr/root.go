@@ -200,9 +200,11 @@ func (g *globalOptions) stderrIsTerminal() bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
+// stdoutIsTerminal reports whether the output goes to a terminal that
+// shows colour (a Windows console with VT sequences on).
 func (g *globalOptions) stdoutIsTerminal() bool {
 	f, ok := g.stdout.(*os.File)
-	return ok && term.IsTerminal(int(f.Fd()))
+	return ok && colorTerminal(f)
 }
 
 func newRootCommand(g *globalOptions) *cobra.Command {
@@ -212,7 +214,9 @@ func newRootCommand(g *globalOptions) *cobra.Command {
 		Long:          "lwr indexes a folder of documents with a Japanese morphological analyzer, answers ranked and\nexact searches with line-exact citations, and runs research that writes a validated report.",
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       versionString(),
 	}
+	root.SetVersionTemplate("lwr {{.Version}}\n")
 	if _, ok := g.stderr.(*lockedWriter); !ok {
 		g.stderr = &lockedWriter{w: g.stderr}
 	}

@@ -23,8 +23,10 @@ type DaemonOptions struct {
 	Index index.Options
 	// SynonymFile is the user's synonym dictionary ("" for none).
 	SynonymFile string
-	// Poll rescans at this interval instead of listening for events.
-	Poll time.Duration
+	// Poll rescans at this interval instead of listening for events;
+	// RemotePoll is the interval on a volume without trustworthy change
+	// notifications (network drives, Google Drive for desktop).
+	Poll, RemotePoll time.Duration
 	// Drain bounds the wait for requests in flight at shutdown (5s when
 	// zero).
 	Drain time.Duration
@@ -92,7 +94,7 @@ func RunDaemon(ctx context.Context, opts DaemonOptions) error {
 		opts.Listening(ix.Root(), ln.Addr().String())
 	}
 	werr := ix.Watch(run, index.WatchOptions{
-		Poll: opts.Poll,
+		Poll: opts.Poll, RemotePoll: opts.RemotePoll,
 		OnSync: func(st index.BuildStats, err error) {
 			if err == nil {
 				srv.MarkReady()

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -87,7 +88,7 @@ type ExtResult struct {
 
 // Agent returns the result as the agent schema's local_result.
 func (r *Result) Agent() AgentResult {
-	a := AgentResult{AgentType: "local", Status: "ok", Matches: []AgentMatch{}, ScannedFileCount: r.Scanned, SourceRoot: r.Root, Message: r.Message}
+	a := AgentResult{AgentType: "local", Status: "ok", Matches: []AgentMatch{}, ScannedFileCount: r.Scanned, SourceRoot: filepath.ToSlash(r.Root), Message: r.Message}
 	for _, m := range r.Matches {
 		a.Matches = append(a.Matches, AgentMatch{
 			Path:             m.Path,
@@ -112,7 +113,7 @@ func (r *Result) Ext() ExtResult {
 // EmptyResult is the local_result of a search that found nothing to
 // search: a missing source root, with the guidance in message.
 func EmptyResult(root, message string) AgentResult {
-	return AgentResult{AgentType: "local", Status: "empty", Matches: []AgentMatch{}, SourceRoot: root, Message: message}
+	return AgentResult{AgentType: "local", Status: "empty", Matches: []AgentMatch{}, SourceRoot: filepath.ToSlash(root), Message: message}
 }
 
 // ErrorResult is the local_result of a failed search: the sentence in

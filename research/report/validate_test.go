@@ -147,3 +147,29 @@ func FuzzValidate(f *testing.F) {
 		}
 	})
 }
+
+// Windows paths: forward slashes in the link, the drive's colon kept in
+// the VS Code link, UNC shares with two leading slashes; the validator
+// accepts all of them.
+func TestCitationFormsOnWindows(t *testing.T) {
+	tests := []struct {
+		abs, link, vscode string
+	}{
+		{`C:\Users\u\skill-source\研修\契約.md`, "C:/Users/u/skill-source/研修/契約.md#L3-L9", "vscode://file/C:/Users/u/skill-source/%E7%A0%94%E4%BF%AE/%E5%A5%91%E7%B4%84.md:3"},
+		{`G:\マイドライブ\規程 (最新).md`, "<G:/マイドライブ/規程 (最新).md#L3-L9>", "vscode://file/G:/%E3%83%9E%E3%82%A4%E3%83%89%E3%83%A9%E3%82%A4%E3%83%96/%E8%A6%8F%E7%A8%8B%20%28%E6%9C%80%E6%96%B0%29.md:3"},
+		{`\\fileserver\share\規程.md`, "//fileserver/share/規程.md#L3-L9", "vscode://file//fileserver/share/%E8%A6%8F%E7%A8%8B.md:3"},
+		{"/home/u/a:b.md", "/home/u/a:b.md#L3-L9", "vscode://file/home/u/a%3Ab.md:3"},
+	}
+	for _, tt := range tests {
+		c := report.Citation("x", tt.abs, 3, 9)
+		if !strings.Contains(c, "]("+tt.link+")") || !strings.Contains(c, "("+tt.vscode+")") {
+			t.Errorf("Citation(%q) = %s\nwant link %s and %s", tt.abs, c, tt.link, tt.vscode)
+		}
+		name := tt.abs[strings.LastIndexAny(tt.abs, `\/`)+1:]
+		path := strings.ReplaceAll(tt.abs, `\`, "/")
+		md := fixture(report.Citation(name, tt.abs, 3, 9), []map[string]any{{"title": name, "source_type": "local", "path": path, "lines": map[string]int{"start": 3, "end": 9}}}, nil)
+		if ps := report.Validate([]byte(md)); len(ps) > 0 {
+			t.Errorf("%s: %v", tt.abs, ps)
+		}
+	}
+}
