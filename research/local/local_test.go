@@ -213,3 +213,24 @@ func TestOpenFallsBackToTheSession(t *testing.T) {
 		t.Errorf("the index was opened %d times for three searches", opens)
 	}
 }
+
+// A file with CRLF line ends (as Windows editors save them) is cited with
+// the exact lines of its hit, in both modes.
+func TestCRLFLinesAreExact(t *testing.T) {
+	root := researchtest.WriteTree(t, map[string]string{
+		"規程/旅費.md": "# 旅費規程\r\n\r\n第1条 目的\r\n本規程は出張の旅費を定める。\r\n\r\n第2条 宿泊料\r\n宿泊料の上限は一泊12,000円とする。\r\n",
+	})
+	s := NewSession(Options{Index: index.Options{Root: root, Dir: configtest.TempDir(t)}, AutoBuild: &AutoBuild{}})
+	defer s.Close()
+	lines := strings.Split("# 旅費規程\n\n第1条 目的\n本規程は出張の旅費を定める。\n\n第2条 宿泊料\n宿泊料の上限は一泊12,000円とする。", "\n")
+	for _, mode := range []index.Mode{index.Ranked, index.FullText} {
+		res, err := s.Search(context.Background(), Request{Query: mustQuery(t, "12,000円"), Mode: mode})
+		if err != nil || len(res.Matches) != 1 {
+			t.Fatalf("%s: %v %+v", mode, err, res)
+		}
+		m := res.Matches[0]
+		if got := strings.Join(lines[m.StartLine-1:m.EndLine], "\n"); strings.TrimSpace(got) != m.Snippet || !strings.Contains(m.Snippet, "12,000円") || strings.Contains(m.Snippet, "\r") {
+			t.Errorf("%s: L%d-L%d snippet %q, lines %q", mode, m.StartLine, m.EndLine, m.Snippet, got)
+		}
+	}
+}
