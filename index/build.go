@@ -62,6 +62,37 @@ type readResult struct {
 	skipWhy string
 }
 
+// Changes counts the files a build would read or remove now: those whose
+// mtime, size or sidecar differ from what the index holds, the new ones and
+// the deleted ones. It reads no file's content, and works on an index open
+// for reading.
+func (ix *Index) Changes() (int, error) {
+	if ix.man == nil {
+		return 0, errors.New("changes: the index has no manifest")
+	}
+	files, err := walk(ix.opts.Root, ix.opts.Rules, func(string, string) {})
+	if err != nil {
+		return 0, fmt.Errorf("walk %s: %w", ix.opts.Root, err)
+	}
+	entries, err := ix.man.all()
+	if err != nil {
+		return 0, fmt.Errorf("read manifest: %w", err)
+	}
+	n, present := 0, make(map[string]bool, len(files))
+	for _, f := range files {
+		present[f.Rel] = true
+		if e, ok := entries[f.Rel]; !ok || e.ModTime != f.ModTime || e.Size != f.Size || e.Meta != f.Meta {
+			n++
+		}
+	}
+	for p := range entries {
+		if !present[p] {
+			n++
+		}
+	}
+	return n, nil
+}
+
 // Build brings the index up to date with the source root: new and changed
 // files are (re)indexed, deleted ones removed. Only files whose mtime, size
 // or sidecar changed are read, and only those whose content hash changed are

@@ -97,12 +97,7 @@ func (o Options) withDefaults() Options {
 	if o.BatchBytes <= 0 {
 		o.BatchBytes = d.BatchBytes
 	}
-	if o.Rules.MaxFileSize <= 0 {
-		o.Rules.MaxFileSize = d.MaxFileSize
-	}
-	if len(o.Rules.Extensions) == 0 {
-		o.Rules.Extensions = d.Extensions
-	}
+	o.Rules = o.Rules.withDefaults()
 	if o.Role == "" {
 		o.Role = RoleBuild
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"lwr/config"
 	"os"
 	"path"
 	"path/filepath"
@@ -31,6 +32,18 @@ type Rules struct {
 	Extensions  []string // lower case, with the dot
 	Exclude     []string // extra globs, on the relative path and the base name
 	MaxFileSize int64
+}
+
+// withDefaults fills what is zero from the configuration's defaults.
+func (r Rules) withDefaults() Rules {
+	d := config.DefaultIndex()
+	if r.MaxFileSize <= 0 {
+		r.MaxFileSize = d.MaxFileSize
+	}
+	if len(r.Extensions) == 0 {
+		r.Extensions = d.Extensions
+	}
+	return r
 }
 
 // fileInfo is what a walk learns of one file without reading it.

@@ -28,6 +28,7 @@ type finalizeOptions struct {
 	skipWeb    bool
 	json       bool
 	ignorePref bool
+	noVerify   bool
 
 	// Set by Check.
 	ts       time.Time
@@ -46,6 +47,7 @@ func (o *finalizeOptions) AddFlags(cmd *cobra.Command) {
 	fs.BoolVar(&o.skipWeb, "skip-web", false, "the research did not use the web (for the context file)")
 	fs.BoolVar(&o.json, "json", false, "print a machine summary instead of the saved line")
 	fs.BoolVar(&o.ignorePref, "ignore-source-preference", false, "the research ignored source preferences (for the context file)")
+	fs.BoolVar(&o.noVerify, "no-verify-sources", false, "check the report's format only, not its citations and quotes against the cited files")
 }
 
 // Check validates the flags and reads the timestamp and the statuses.
@@ -143,6 +145,11 @@ func runFinalize(ctx context.Context, opts finalizeOptions, g *globalOptions, ou
 			Query: opts.query, SourceRoot: cfg.SourceRoot, SkipWeb: opts.skipWeb, Policies: pols, Producer: "lwr finalize",
 			Statuses: opts.statuses,
 		},
+	}
+	if opts.noVerify {
+		fmt.Fprintln(g.stderr, "lwr: the cited files were not checked (--no-verify-sources)")
+	} else if fo.Sources, err = g.sources(cfg); err != nil {
+		return fail(err)
 	}
 	f, err := report.Finalize(ctx, fo)
 	if err != nil {

@@ -17,7 +17,7 @@ func TestFinalizeCommand(t *testing.T) {
 	env := testEnv(t)
 	ws := configtest.TempDir(t)
 	dir := configtest.TempDir(t)
-	md := agentReport(root, "規程/就業規則.md", 3, 5, "1.0")
+	md := agentReport(root, "規程/就業規則.md", 3, 4, "1.0", "株式会社みなと商事")
 	p := filepath.Join(dir, "report.md")
 	os.WriteFile(p, []byte(md), 0o644)
 	args := []string{"--source-root", root, "finalize", "--markdown", p, "--query", "有給休暇の申請期限", "--workspace", ws, "--timestamp", ts, "--local-status", "ok", "--web-status", "skipped", "--deep-status", "skipped", "--skip-web"}
@@ -26,7 +26,7 @@ func TestFinalizeCommand(t *testing.T) {
 	if code != 0 || out != savedLine(ws, name) {
 		t.Fatalf("exit %d: %q %s", code, out, errOut)
 	}
-	checkFinalizedReport(t, env, ws, name, false)
+	checkFinalizedReport(t, env, root, ws, name, false)
 	data, _ := os.ReadFile(filepath.Join(ws, "result", "research", "research_"+ts+".context.json"))
 	var c report.Context
 	json.Unmarshal(data, &c)
@@ -43,7 +43,7 @@ func TestFinalizeCommand(t *testing.T) {
 	if code != 0 || out2 != savedLine(ws, "research_"+ts+"-2.md") {
 		t.Fatalf("second report: %d %q %s", code, out2, errOut)
 	}
-	checkFinalizedReport(t, env, ws, "research_"+ts+"-2.md", false)
+	checkFinalizedReport(t, env, root, ws, "research_"+ts+"-2.md", false)
 
 	// An invalid report: exit 1, the problems on stderr, nothing saved.
 	ws2 := configtest.TempDir(t)

@@ -271,7 +271,11 @@ func runResearch(ctx context.Context, opts researchOptions, g *globalOptions, ou
 			return c, nil
 		}
 	}
-	res, err := research.Run(ctx, ro, report.FinalizeOptions{Workspace: ws, OutputDir: cfg.Research.OutputDir})
+	src, err := g.sources(cfg)
+	if err != nil {
+		return fail(err)
+	}
+	res, err := research.Run(ctx, ro, report.FinalizeOptions{Workspace: ws, OutputDir: cfg.Research.OutputDir, Sources: src})
 	if err != nil {
 		if errors.Is(err, research.ErrEmptyQuery) {
 			err = usageError{err.Error()}

@@ -42,15 +42,15 @@ func reportOf(t *testing.T, path string) (string, report.Comment) {
 // citations quoting their lines, its sources against the JSON comment,
 // and the hand-off files (the context file against its schema, with the
 // report's SHA-256; the schema-version log; .last_research_output.json).
-func checkFinalized(t *testing.T, env []string, ws, name string) (string, report.Comment) {
+func checkFinalized(t *testing.T, env []string, root, ws, name string) (string, report.Comment) {
 	t.Helper()
-	return checkFinalizedReport(t, env, ws, name, true)
+	return checkFinalizedReport(t, env, root, ws, name, true)
 }
 
-func checkFinalizedReport(t *testing.T, env []string, ws, name string, strict bool) (string, report.Comment) {
+func checkFinalizedReport(t *testing.T, env []string, root, ws, name string, strict bool) (string, report.Comment) {
 	t.Helper()
 	path := filepath.Join(ws, "result", "research", name)
-	if out, errOut, code := run(t, env, "validate", path); code != 0 {
+	if out, errOut, code := run(t, env, "--source-root", root, "validate", path); code != 0 {
 		t.Fatalf("lwr validate: exit %d\n%s%s", code, out, errOut)
 	}
 	md, err := os.ReadFile(path)
@@ -79,7 +79,7 @@ func TestResearchOfflineSample(t *testing.T) {
 	if out != savedLine(ws, name) {
 		t.Fatalf("stdout = %q, want %q", out, savedLine(ws, name))
 	}
-	md, _ := checkFinalized(t, env, ws, name)
+	md, _ := checkFinalized(t, env, root, ws, name)
 	if !strings.Contains(researchtest.Section(md, 2), report.SentenceWebSkippedByUser) {
 		t.Errorf("section 2: %s", researchtest.Section(md, 2))
 	}
@@ -158,7 +158,7 @@ func TestResearchWithFakeSearXNG(t *testing.T) {
 	if st := s["statuses"].(map[string]any); st["web"] != "ok" || st["deep"] != "ok" || s["web_cache"] != "miss" {
 		t.Fatalf("summary %s", out)
 	}
-	md, c := checkFinalized(t, env, ws, "research_"+ts+".md")
+	md, c := checkFinalized(t, env, root, ws, "research_"+ts+".md")
 	web := researchtest.Section(md, 2)
 	deep := researchtest.Section(md, 3)
 	// Web entries: link, reference date, freshness label, verdict.
@@ -239,7 +239,7 @@ func TestResearchConflictsOnTheSampleEditions(t *testing.T) {
 	if _, errOut, code := run(t, env, "--source-root", root, "research", "--skip-web", "--workspace", ws, "--timestamp", ts, "随意契約", "上限額"); code != 0 {
 		t.Fatal(errOut)
 	}
-	md, c := checkFinalized(t, env, ws, "research_"+ts+".md")
+	md, c := checkFinalized(t, env, root, ws, "research_"+ts+".md")
 	concl := researchtest.Section(md, 4)
 	for _, want := range []string{
 		"矛盾", "「200万円」", "「160万円」",
@@ -322,7 +322,7 @@ func TestResearchDegradedSentences(t *testing.T) {
 				}
 				return
 			}
-			md, _ := checkFinalized(t, env, ws, "research_"+ts+".md")
+			md, _ := checkFinalized(t, env, root, ws, "research_"+ts+".md")
 			if !strings.Contains(researchtest.Section(md, tc.section), tc.want[0]) {
 				t.Errorf("section %d lacks %q:\n%s", tc.section, tc.want[0], researchtest.Section(md, tc.section))
 			}
@@ -342,7 +342,7 @@ func TestResearchModelSchema11(t *testing.T) {
 	if _, errOut, code := run(t, env, "--source-root", root, "research", "--skip-web", "--model", "claude-opus-4-6", "--workspace", ws, "--timestamp", ts, "有給休暇"); code != 0 {
 		t.Fatal(errOut)
 	}
-	_, c := checkFinalized(t, env, ws, "research_"+ts+".md")
+	_, c := checkFinalized(t, env, root, ws, "research_"+ts+".md")
 	if c.Metadata.SchemaVersion != "1.1" || c.Metadata.Model != "claude-opus-4-6" {
 		t.Errorf("metadata %+v", c.Metadata)
 	}
@@ -371,7 +371,7 @@ func TestResearchThroughTheDaemon(t *testing.T) {
 	if s["status"] != "ok" {
 		t.Fatalf("%s", out)
 	}
-	checkFinalized(t, env, ws, "research_"+ts+".md")
+	checkFinalized(t, env, root, ws, "research_"+ts+".md")
 }
 
 // TestResearchCorpusOffline runs offline research on the bench corpus
@@ -399,7 +399,7 @@ func TestResearchCorpusOffline(t *testing.T) {
 		if out != savedLine(ws, name) {
 			t.Fatalf("stdout %q", out)
 		}
-		checkFinalized(t, env, ws, name)
+		checkFinalized(t, env, corpus, ws, name)
 		if again, _, _ := run(t, env, args...); again != out {
 			t.Errorf("second run printed %q", again)
 		}
@@ -428,7 +428,7 @@ func TestResearchWebResultsFileAndUnderstanding(t *testing.T) {
 	if st := s["statuses"].(map[string]any); st["web"] != "ok" || s["web_cache"] != "off" {
 		t.Errorf("summary %s", out)
 	}
-	md, _ := checkFinalized(t, env, ws, "research_"+ts+".md")
+	md, _ := checkFinalized(t, env, root, ws, "research_"+ts+".md")
 	if !strings.Contains(md, "クエリ理解: auto（意図: howto、同義語: ") || !strings.Contains(md, "随契、") || !strings.Contains(researchtest.Section(md, 2), "[電子契約の手引き](https://www.example.go.jp/denshi)") {
 		t.Errorf("report:\n%s", md[:min(len(md), 1500)])
 	}
@@ -444,7 +444,7 @@ func TestResearchWebResultsFileAndUnderstanding(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	md, _ = checkFinalized(t, env, ws, "research_20260601T120005Z.md")
+	md, _ = checkFinalized(t, env, root, ws, "research_20260601T120005Z.md")
 	if !strings.Contains(md, "LLM再解釈: 要 — ") {
 		t.Errorf("no LLM hint:\n%s", md[:min(len(md), 800)])
 	}

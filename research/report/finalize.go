@@ -96,7 +96,10 @@ type FinalizeOptions struct {
 	// LockTimeout bounds the wait for another finalize in the same
 	// folder; 0 means 10s.
 	LockTimeout time.Duration
-	FS          FS
+	// Sources, when set, has the citations verified against the files
+	// they cite (VerifySources) besides the format (Validate).
+	Sources *Sources
+	FS      FS
 }
 
 func (o FinalizeOptions) withDefaults() FinalizeOptions {
@@ -192,7 +195,11 @@ func Finalize(ctx context.Context, opts FinalizeOptions) (*Finalized, error) {
 	if !filepath.IsLocal(opts.OutputDir) {
 		return nil, &Failure{Reason: ReasonInvalidInput, Err: fmt.Errorf("finalize: the output folder %q is not inside the workspace; set research.output_dir to a relative folder such as result/research", opts.OutputDir)}
 	}
-	if ps := Validate(opts.Markdown); len(ps) > 0 {
+	ps := Validate(opts.Markdown)
+	if opts.Sources != nil && len(ps) == 0 {
+		ps = VerifySources(opts.Markdown, *opts.Sources)
+	}
+	if len(ps) > 0 {
 		return fail(ReasonValidationFailed, &ValidationError{Problems: ps})
 	}
 	if err := ctx.Err(); err != nil {

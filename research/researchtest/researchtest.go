@@ -223,6 +223,11 @@ func CheckReport(t testing.TB, md []byte, root string, strict bool) report.Comme
 	if ps := report.Validate(md); len(ps) > 0 {
 		t.Fatalf("invalid report: %v", ps)
 	}
+	if root != "" {
+		if ps := report.VerifySources(md, report.Sources{Root: root}); len(ps) > 0 {
+			t.Fatalf("the report's citations do not hold: %v", ps)
+		}
+	}
 	c := Comment(t, md)
 	cites := Citations(t, Section(string(md), 1)+Section(string(md), 3), strict)
 	var local []report.Source

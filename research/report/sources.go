@@ -1,0 +1,248 @@
+package report
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"golang.org/x/text/width"
+
+	"lwr/index"
+)
+
+// The problem codes of VerifySources.
+const (
+	ProblemCitationFileMissing = "citation_file_missing"
+	ProblemCitationOutOfRange  = "citation_lines_out_of_range"
+	ProblemCitationQuote       = "citation_quote_mismatch"
+	ProblemCitationJSON        = "citation_json_mismatch"
+)
+
+// Sources says where the files a report cites are: the source root and
+// the rules of what the index reads there (its zero value reads what
+// the index reads by default).
+type Sources struct {
+	Root  string
+	Rules index.Rules
+}
+
+// cited is one local citation found in a report.
+type cited struct {
+	path       string // absolute, forward slashes, percent-decoded
+	start, end int
+	line       int      // of the report
+	quote      []string // the quoted lines that follow it, if any
+	fenced     bool     // the quote is a fenced block (lwr's form): it must be the lines exactly
+}
+
+// VerifySources checks a report's local citations against the files they
+// cite: every cited file is a document of the source root, every line
+// range lies inside it, every quote that follows a citation is true (a
+// fenced block is exactly the cited lines, trimmed at the edges; the
+// lines of a > blockquote each stand in the cited lines, "…" marking what
+// was left out; both compare full- and half-width characters as equal),
+// and the local sources of the JSON comment are the citations of the
+// text. It returns nil when all of it holds.
+func VerifySources(md []byte, src Sources) []Problem {
+	lines := strings.Split(string(md), "\n")
+	cites := citations(lines)
+	var out []Problem
+	bad := func(c cited, code, format string, args ...any) {
+		out = append(out, Problem{Code: code, Line: c.line, Message: fmt.Sprintf(format, args...)})
+	}
+	files := map[string]*index.File{}
+	for _, c := range cites {
+		f, ok := files[c.path]
+		if !ok {
+			var err error
+			f, err = readCited(src, c.path)
+			if err != nil {
+				bad(c, ProblemCitationFileMissing, "the cited file %s cannot be read as a document of the source root: %v", Cut(c.path, 120), err)
+			}
+			files[c.path] = f
+		}
+		if f == nil {
+			continue
+		}
+		if c.end > len(f.Lines) {
+			bad(c, ProblemCitationOutOfRange, "L%d-L%d runs past the end of %s, which has %d lines", c.start, c.end, f.Rel, len(f.Lines))
+			continue
+		}
+		if len(c.quote) > 0 && !quoteHolds(c, f.Lines[c.start-1:c.end]) {
+			bad(c, ProblemCitationQuote, "the quote after the citation of %s L%d-L%d is not what those lines say; quote them as they are (lwr read shows them)", f.Rel, c.start, c.end)
+		}
+	}
+	out = append(out, jsonAgrees(md, cites)...)
+	return out
+}
+
+// readCited reads a cited absolute path as a document of the source root.
+func readCited(src Sources, p string) (*index.File, error) {
+	if src.Root == "" {
+		return nil, errors.New("no source root to read it from")
+	}
+	root := filepath.ToSlash(src.Root)
+	rel, ok := strings.CutPrefix(p, strings.TrimSuffix(root, "/")+"/")
+	if !ok {
+		// The same folder spelled otherwise (case on Windows, a link):
+		// let the index decide after making the root canonical.
+		croot, err := index.CanonicalRoot(src.Root)
+		if err != nil {
+			return nil, err
+		}
+		if rel, ok = cutFold(p, filepath.ToSlash(croot)+"/"); !ok {
+			return nil, fmt.Errorf("it is not inside the source root %s", src.Root)
+		}
+	}
+	return index.ReadFile(src.Root, src.Rules, rel)
+}
+
+// cutFold cuts prefix from s ignoring ASCII case (drive letters and
+// Windows paths).
+func cutFold(s, prefix string) (string, bool) {
+	if len(s) < len(prefix) || !strings.EqualFold(s[:len(prefix)], prefix) {
+		return s, false
+	}
+	return s[len(prefix):], true
+}
+
+// citations finds the local citations of a report outside code blocks,
+// with the quote that follows each.
+func citations(lines []string) []cited {
+	code := codeLines(lines)
+	var out []cited
+	for i, l := range lines {
+		if code[i] {
+			continue
+		}
+		for _, m := range citeRe.FindAllStringSubmatchIndex(l, -1) {
+			target := strings.TrimSuffix(strings.TrimPrefix(l[m[4]:m[5]], "<"), ">")
+			a := anchorRe.FindStringSubmatch(target)
+			if a == nil {
+				continue
+			}
+			p := a[1]
+			if dp, err := url.PathUnescape(p); err == nil && strings.Contains(p, "%") {
+				p = dp
+			}
+			s, _ := strconv.Atoi(a[2])
+			e, _ := strconv.Atoi(a[3])
+			if s < 1 || e < s {
+				continue // Validate reports it
+			}
+			c := cited{path: strings.ReplaceAll(p, `\`, "/"), start: s, end: e, line: i + 1}
+			c.quote, c.fenced = quoteAfter(lines, i)
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// quoteAfter returns the quote that follows the citation on line i: the
+// next non-blank block if it is a fenced block or a blockquote.
+func quoteAfter(lines []string, i int) ([]string, bool) {
+	j := i + 1
+	for j < len(lines) && strings.TrimSpace(lines[j]) == "" {
+		j++
+	}
+	if j == len(lines) {
+		return nil, false
+	}
+	if f := fenceOf(lines[j]); f != "" {
+		var q []string
+		for k := j + 1; k < len(lines); k++ {
+			if g := fenceOf(lines[k]); g != "" && g[0] == f[0] && len(g) >= len(f) && strings.TrimSpace(strings.TrimLeft(lines[k], " ")[len(g):]) == "" {
+				return q, true
+			}
+			q = append(q, lines[k])
+		}
+		return nil, false // not closed: not a quote
+	}
+	var q []string
+	for k := j; k < len(lines); k++ {
+		t := strings.TrimLeft(lines[k], " ")
+		if !strings.HasPrefix(t, ">") {
+			break
+		}
+		q = append(q, strings.TrimPrefix(strings.TrimPrefix(t, ">"), " "))
+	}
+	return q, false
+}
+
+// comparable folds what a quote may change without changing what it says:
+// character width, and the space at the edges.
+func comparable(s string) string { return strings.TrimSpace(width.Fold.String(s)) }
+
+// quoteHolds reports whether a citation's quote is true of the cited lines.
+func quoteHolds(c cited, cited []string) bool {
+	text := comparable(strings.Join(cited, "\n"))
+	if c.fenced {
+		return comparable(strings.Join(c.quote, "\n")) == text
+	}
+	for _, q := range c.quote {
+		at := 0
+		for _, part := range strings.FieldsFunc(q, func(r rune) bool { return r == '…' }) {
+			part = strings.TrimSuffix(strings.TrimPrefix(comparable(part), "..."), "...")
+			if part = strings.TrimSpace(part); part == "" {
+				continue
+			}
+			k := strings.Index(text[at:], part)
+			if k < 0 {
+				return false
+			}
+			at += k + len(part)
+		}
+	}
+	return true
+}
+
+// jsonAgrees compares the local sources of the JSON comment with the
+// citations of the text: each must be the other's.
+func jsonAgrees(md []byte, cites []cited) []Problem {
+	raw, p := ExtractComment(md)
+	if p != nil {
+		return nil // Validate reports it
+	}
+	var c Comment
+	if json.Unmarshal(raw, &c) != nil {
+		return nil
+	}
+	type key struct {
+		path       string
+		start, end int
+	}
+	inText := map[key]bool{}
+	for _, ct := range cites {
+		inText[key{ct.path, ct.start, ct.end}] = true
+	}
+	var out []Problem
+	inJSON := map[key]bool{}
+	for _, s := range c.Sources {
+		if s.SourceType != "local" || s.Lines == nil {
+			continue
+		}
+		k := key{strings.ReplaceAll(s.Path, `\`, "/"), s.Lines.Start, s.Lines.End}
+		inJSON[k] = true
+		found := inText[k]
+		for t := range inText {
+			// A source given relative to the source root (as older
+			// reports did) names the citation that ends with it.
+			if !found && t.start == k.start && t.end == k.end && strings.HasSuffix(t.path, "/"+strings.TrimPrefix(k.path, "./")) {
+				found, inJSON[t] = true, true
+			}
+		}
+		if !found {
+			out = append(out, Problem{Code: ProblemCitationJSON, Message: fmt.Sprintf("the JSON comment lists %s L%d-L%d, which no citation of the text cites", Cut(s.Path, 120), s.Lines.Start, s.Lines.End)})
+		}
+	}
+	for _, ct := range cites {
+		if !inJSON[key{ct.path, ct.start, ct.end}] {
+			out = append(out, Problem{Code: ProblemCitationJSON, Line: ct.line, Message: fmt.Sprintf("the citation of %s L%d-L%d is not among the JSON comment's sources", Cut(ct.path, 120), ct.start, ct.end)})
+		}
+	}
+	return out
+}
