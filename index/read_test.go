@@ -12,11 +12,11 @@ import (
 
 func TestReadFile(t *testing.T) {
 	root := tree(t, map[string]string{
-		"規程/就業規則.md": "# 就業規則\r\n\r\n第1条\r\n",
-		".env":         "TOKEN=x",
-		"secrets.yaml": "k: v",
+		"規程/就業規則.md":    "# 就業規則\r\n\r\n第1条\r\n",
+		".env":          "TOKEN=x",
+		"secrets.yaml":  "k: v",
 		".private/a.md": "# 秘",
-		"logo.png":     "\x89PNG",
+		"logo.png":      "\x89PNG",
 	})
 	sjis, _ := japanese.ShiftJIS.NewEncoder().String("旧規程\n保存期間は五年\n")
 	writeFile(t, root, "規程/旧規程.txt", sjis)
