@@ -78,12 +78,20 @@ func (ix *Index) Changes() (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("read manifest: %w", err)
 	}
+	skips, err := ix.man.skips()
+	if err != nil {
+		return 0, fmt.Errorf("read manifest: %w", err)
+	}
 	n, present := 0, make(map[string]bool, len(files))
 	for _, f := range files {
 		present[f.Rel] = true
-		if e, ok := entries[f.Rel]; !ok || e.ModTime != f.ModTime || e.Size != f.Size || e.Meta != f.Meta {
-			n++
+		if e, ok := entries[f.Rel]; ok && e.ModTime == f.ModTime && e.Size == f.Size && e.Meta == f.Meta {
+			continue
 		}
+		if s, ok := skips[f.Rel]; ok && s.ModTime == f.ModTime && s.Size == f.Size && s.Meta == f.Meta {
+			continue
+		}
+		n++
 	}
 	for p := range entries {
 		if !present[p] {
@@ -101,13 +109,12 @@ func (ix *Index) Changes() (int, error) {
 // Every batch is written to Bleve before the manifest learns of it, and the
 // index is marked "building" until the end, so a build killed at any point
 // is finished correctly by the next one.
-func (ix *Index) Build(ctx context.Context, opts BuildOptions) (BuildStats, error) {
+func (ix *Index) Build(ctx context.Context, opts BuildOptions) (st BuildStats, err error) {
 	start := time.Now()
 	now := time.Now
 	if opts.Now != nil {
 		now = opts.Now
 	}
-	var st BuildStats
 	if !ix.writable {
 		return st, errors.New("build: the index is open for reading only")
 	}
@@ -123,12 +130,19 @@ func (ix *Index) Build(ctx context.Context, opts BuildOptions) (BuildStats, erro
 		}
 	}
 	ix.Rebuilt = ""
-	skip := func(rel, why string) {
+	prevSkips, err := ix.man.skips()
+	if err != nil {
+		return st, fmt.Errorf("read manifest: %w (remove %s to rebuild)", err, ix.opts.Dir)
+	}
+	skips := map[string]Skip{}
+	skipFile := func(s Skip) {
 		st.Skipped++
+		skips[s.Path] = s
 		if opts.OnSkip != nil {
-			opts.OnSkip(rel, why)
+			opts.OnSkip(s.Path, s.Why)
 		}
 	}
+	skip := func(rel, why string) { skipFile(Skip{Path: rel, Why: why}) }
 	files, err := walk(ix.opts.Root, ix.opts.Rules, skip)
 	if err != nil {
 		return st, fmt.Errorf("walk %s: %w", ix.opts.Root, err)
@@ -154,6 +168,12 @@ func (ix *Index) Build(ctx context.Context, opts BuildOptions) (BuildStats, erro
 			st.Unchanged++
 			continue
 		}
+		// A file skipped after it was read is not read again while its
+		// mtime, size and sidecar stand.
+		if s, was := prevSkips[f.Rel]; !ok && was && !st.Audited && s.ModTime == f.ModTime && s.Size == f.Size && s.Meta == f.Meta {
+			skipFile(s)
+			continue
+		}
 		toRead = append(toRead, f)
 	}
 	var deleted []string
@@ -164,6 +184,13 @@ func (ix *Index) Build(ctx context.Context, opts BuildOptions) (BuildStats, erro
 	}
 	sort.Strings(deleted)
 
+	if !sameSkips(skips, prevSkips) {
+		defer func() {
+			if err == nil {
+				err = ix.man.setSkips(skips)
+			}
+		}()
+	}
 	if len(toRead) == 0 && len(deleted) == 0 && !interrupted {
 		st.Files = len(entries)
 		st.Took = time.Since(start)
@@ -196,7 +223,7 @@ func (ix *Index) Build(ctx context.Context, opts BuildOptions) (BuildStats, erro
 		_, known := entries[r.f.Rel]
 		switch {
 		case r.skipWhy != "":
-			skip(r.f.Rel, r.skipWhy)
+			skipFile(Skip{Path: r.f.Rel, Why: r.skipWhy, ModTime: r.f.ModTime, Size: r.f.Size, Meta: r.f.Meta})
 			if known {
 				err = w.remove(r.f.Rel)
 			}
@@ -233,6 +260,37 @@ func (ix *Index) Build(ctx context.Context, opts BuildOptions) (BuildStats, erro
 	st.Files = n
 	st.Took = time.Since(start)
 	return st, ix.finish(now(), st, true)
+}
+
+// sameSkips reports whether two sets of skipped files are the same.
+func sameSkips(a, b map[string]Skip) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for p, s := range a {
+		if b[p] != s {
+			return false
+		}
+	}
+	return true
+}
+
+// Skipped lists the files of the source root that are not indexed, and
+// why, by path.
+func (ix *Index) Skipped() ([]Skip, error) {
+	if ix.man == nil {
+		return nil, errors.New("skipped: the index has no manifest")
+	}
+	m, err := ix.man.skips()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Skip, 0, len(m))
+	for _, s := range m {
+		out = append(out, s)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out, nil
 }
 
 // finish records a completed build.

@@ -483,3 +483,33 @@ func TestEverydayWordsFindFormalText(t *testing.T) {
 		t.Errorf("search %q = %v, want owner.md first", q, got)
 	}
 }
+
+// A file skipped after it was read (binary, undecodable) is named with its
+// reason, not read again by the next builds while it stays as it is, and
+// indexed once it becomes text.
+func TestSkippedFilesAreRemembered(t *testing.T) {
+	root := tree(t, map[string]string{"a.md": "# 見出し\n有給休暇\n", "bin.md": "\x00\x01\x02binary\x00", "secrets.md": "pw"})
+	ix := openTest(t, root, configtest.TempDir(t))
+	st := mustBuild(t, ix, BuildOptions{})
+	if st.Skipped != 2 {
+		t.Fatalf("first build skipped %d files, want 2", st.Skipped)
+	}
+	again := mustBuild(t, ix, BuildOptions{})
+	if again.Read != 0 || again.Skipped != 2 {
+		t.Errorf("second build read %d files and skipped %d; want 0 and 2", again.Read, again.Skipped)
+	}
+	if n, err := ix.Changes(); err != nil || n != 0 {
+		t.Errorf("Changes = %d, %v; want none", n, err)
+	}
+	skips, err := ix.Skipped()
+	if err != nil || len(skips) != 2 || skips[0].Path != "bin.md" || skips[0].Why != "binary file" || skips[1].Path != "secrets.md" || skips[1].Why != "secret" {
+		t.Errorf("Skipped = %+v, %v", skips, err)
+	}
+	writeFile(t, root, "bin.md", "# 直した\n本文\n")
+	if n, _ := ix.Changes(); n != 1 {
+		t.Errorf("Changes after an edit = %d, want 1", n)
+	}
+	if st := mustBuild(t, ix, BuildOptions{}); st.Added != 1 || st.Skipped != 1 {
+		t.Errorf("build after the fix: %+v", st)
+	}
+}

@@ -217,3 +217,61 @@ func (m *manifest) stats() (string, error) {
 	b, err := json.Marshal(st)
 	return string(b), err
 }
+
+var bucketSkipped = []byte("skipped")
+
+// Skip is a file of the source root that is not indexed, and why.
+type Skip struct {
+	Path string `json:"path"`
+	Why  string `json:"why"`
+	// The file's mtime, size and sidecar when it was skipped after being
+	// read (binary, another encoding): while they stand, builds do not
+	// read it again.
+	ModTime int64  `json:"mtime,omitempty"`
+	Size    int64  `json:"size,omitempty"`
+	Meta    string `json:"meta,omitempty"`
+}
+
+// skips returns the skipped files by path.
+func (m *manifest) skips() (map[string]Skip, error) {
+	out := map[string]Skip{}
+	err := m.db.View(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketSkipped)
+		if b == nil {
+			return nil
+		}
+		return b.ForEach(func(k, v []byte) error {
+			var s Skip
+			if err := json.Unmarshal(v, &s); err != nil {
+				return fmt.Errorf("skipped %q: %w", k, err)
+			}
+			s.Path = string(k)
+			out[s.Path] = s
+			return nil
+		})
+	})
+	return out, err
+}
+
+// setSkips replaces the skipped files.
+func (m *manifest) setSkips(skips map[string]Skip) error {
+	return m.db.Update(func(tx *bolt.Tx) error {
+		if err := tx.DeleteBucket(bucketSkipped); err != nil && !errors.Is(err, bolt.ErrBucketNotFound) {
+			return err
+		}
+		b, err := tx.CreateBucket(bucketSkipped)
+		if err != nil {
+			return err
+		}
+		for p, s := range skips {
+			v, err := json.Marshal(s)
+			if err != nil {
+				return err
+			}
+			if err := b.Put([]byte(p), v); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}

@@ -79,8 +79,9 @@ func (f failingLocal) Render(ctx context.Context, req local.Request, _ local.For
 func (failingLocal) Policies(context.Context, bool) (policy.Policies, error) {
 	return policy.Policies{}, nil
 }
-func (failingLocal) Status(context.Context) (local.Status, error) { return local.Status{}, nil }
-func (failingLocal) Close() error                                 { return nil }
+func (failingLocal) Status(context.Context) (local.Status, error)  { return local.Status{}, nil }
+func (failingLocal) Skipped(context.Context) ([]index.Skip, error) { return nil, nil }
+func (failingLocal) Close() error                                  { return nil }
 
 // fakeProvider serves fixed web results (unsanitized), or fails.
 type fakeProvider struct {

@@ -2,7 +2,7 @@
 # Fails when a package depends (directly or not) on a lwr package it may not
 # use. The direction:
 #
-#   cmd → research → research/local → {index, policy} → analyzer/edition → analyzer → config
+#   cmd → research/agent (MCP) → research → research/local → {index, policy} → analyzer/edition → analyzer → config
 #   research → research/report → {policy, research/understand}     research/local → research/report
 #   research → web;  research/understand → web → analyzer
 #
@@ -27,7 +27,8 @@ declare -A allowed=(
   [research/local]="research/report research/understand index policy web analyzer/edition analyzer config"
   [research]="research/local research/report research/understand index policy web analyzer/edition analyzer config"
   [research/researchtest]="config/configtest research/report research/understand index policy web analyzer/edition analyzer config"
-  [cmd/lwr]="research research/local research/report research/understand index policy web analyzer/edition analyzer config"
+  [research/agent]="research research/local research/report research/understand index policy web analyzer/edition analyzer config"
+  [cmd/lwr]="research/agent research research/local research/report research/understand index policy web analyzer/edition analyzer config"
 )
 status=0
 for pkg in "${!allowed[@]}"; do

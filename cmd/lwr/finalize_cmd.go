@@ -5,13 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"lwr/policy"
 	"lwr/research/local"
 	"lwr/research/report"
 )
@@ -125,19 +123,9 @@ func runFinalize(ctx context.Context, opts finalizeOptions, g *globalOptions, ou
 	if err != nil {
 		return fail(usagef("--markdown: %v", err))
 	}
-	// The policies in force, for the context file; an invalid currentness
-	// file fails here as it fails every search.
-	var pols policy.Policies
-	if st, err := os.Stat(cfg.SourceRoot); err == nil && st.IsDir() {
-		cur, err := policy.LoadCurrentness(cfg.SourceRoot)
-		if err != nil {
-			return fail(&report.Failure{Reason: report.ReasonCurrentnessInvalid, Err: err})
-		}
-		prefs, err := policy.LoadPreferences(cfg.SourceRoot)
-		if err != nil && !opts.ignorePref {
-			return fail(&report.Failure{Reason: report.ReasonPreferencesInvalid, Err: err})
-		}
-		pols = policy.Describe(prefs, cur, policy.Options{IgnorePreference: opts.ignorePref})
+	pols, err := report.PoliciesAt(cfg.SourceRoot, opts.ignorePref)
+	if err != nil {
+		return fail(err)
 	}
 	fo := report.FinalizeOptions{
 		Workspace: ws, OutputDir: cfg.Research.OutputDir, Markdown: md, Timestamp: opts.ts,
@@ -162,8 +150,10 @@ func runFinalize(ctx context.Context, opts finalizeOptions, g *globalOptions, ou
 		return fail(err)
 	}
 	if opts.json {
-		local.WriteJSON(out, researchSummary{Status: f.Status, Name: f.Name, Report: f.Report, Context: f.Context, Log: f.Log,
-			LastOutput: f.LastOutput, Timestamp: f.Timestamp, SHA256: f.SHA256, SchemaVersion: f.SchemaVersion, Workspace: ws})
+		local.WriteJSON(out, struct {
+			*report.Finalized
+			Workspace string `json:"workspace"`
+		}{f, ws})
 		return nil
 	}
 	fmt.Fprintln(out, f.SavedLine())

@@ -81,18 +81,26 @@ func buildSummary(root string, st index.BuildStats) string {
 	return s
 }
 
-func newIndexStatusCommand(g *globalOptions) *cobra.Command {
-	return &cobra.Command{
-		Use:   "status",
-		Short: "Show the source root, the index and its state",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runIndexStatus(cmd.Context(), g, g.stdout)
-		},
-	}
+type statusOptions struct {
+	skipped bool
 }
 
-func runIndexStatus(ctx context.Context, g *globalOptions, out io.Writer) error {
+func newIndexStatusCommand(g *globalOptions) *cobra.Command {
+	var opts statusOptions
+	cmd := &cobra.Command{
+		Use:     "status",
+		Short:   "Show the source root, the index and its state",
+		Example: "  lwr index status\n  lwr index status --skipped     # every file that is not indexed, and why",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runIndexStatus(cmd.Context(), opts, g, g.stdout)
+		},
+	}
+	cmd.Flags().BoolVar(&opts.skipped, "skipped", false, "list every file of the source root that is not indexed, with the reason")
+	return cmd
+}
+
+func runIndexStatus(ctx context.Context, opts statusOptions, g *globalOptions, out io.Writer) error {
 	cfg, _, err := g.load()
 	if err != nil {
 		return err
@@ -134,6 +142,19 @@ func runIndexStatus(ctx context.Context, g *globalOptions, out io.Writer) error 
 	}
 	if st.Index != nil {
 		printIndexStatus(out, *st.Index)
+	}
+	if st.Daemon == nil && st.Changed > 0 {
+		fmt.Fprintf(out, "changes:      %d files changed since the last sync; lwr index build (or the daemon) applies them\n", st.Changed)
+	}
+	if opts.skipped && st.Index != nil {
+		sk, err := s.Skipped(ctx)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "skipped:      %d files\n", len(sk))
+		for _, f := range sk {
+			fmt.Fprintf(out, "  %s  (%s)\n", f.Path, f.Why)
+		}
 	}
 	if st.Daemon == nil {
 		fmt.Fprintln(out, "daemon:       not running")

@@ -13,7 +13,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"lwr/analyzer"
 	"lwr/config"
 	"lwr/research"
 	"lwr/research/local"
@@ -113,41 +112,12 @@ func newResearchCommand(g *globalOptions) *cobra.Command {
 	return cmd
 }
 
-// researchSummary is --json: what scripts need of a research.
-type researchSummary struct {
-	Status        string             `json:"status"` // ok, skipped (same report again) or error
-	Name          string             `json:"name,omitempty"`
-	Report        string             `json:"report,omitempty"`
-	Context       string             `json:"context,omitempty"`
-	Log           string             `json:"schema_version_log,omitempty"`
-	LastOutput    string             `json:"last_output,omitempty"`
-	Timestamp     string             `json:"timestamp,omitempty"`
-	SHA256        string             `json:"sha256,omitempty"`
-	SchemaVersion string             `json:"schema_version,omitempty"`
-	Workspace     string             `json:"workspace,omitempty"`
-	SourceRoot    string             `json:"source_root,omitempty"`
-	Statuses      *report.Statuses   `json:"statuses,omitempty"`
-	WebCache      string             `json:"web_cache,omitempty"`
-	Sources       map[string]int     `json:"sources,omitempty"`
-	DeepKeywords  []string           `json:"deep_keywords,omitempty"`
-	Conflicts     *int               `json:"conflicts,omitempty"`
-	ForceReview   *bool              `json:"force_review,omitempty"`
-	TimingsMS     map[string]float64 `json:"timings_ms,omitempty"`
-	Reason        report.Reason      `json:"reason,omitempty"`
-	Message       string             `json:"message,omitempty"`
-	Evidence      string             `json:"failure_evidence,omitempty"`
-}
-
 // failJSON reports a failure as --json and on stderr.
 func failJSON(g *globalOptions, out io.Writer, asJSON bool, err error) error {
 	if !asJSON {
 		return err
 	}
-	s := researchSummary{Status: "error", Reason: report.ReasonInvalidInput, Message: sentence(err)}
-	var f *report.Failure
-	if errors.As(err, &f) {
-		s.Reason, s.Evidence = f.Reason, f.Evidence
-	}
+	s := research.Failed(err, sentence(err))
 	var ue usageError
 	if errors.As(err, &ue) {
 		s.Reason = "usage"
@@ -207,11 +177,11 @@ func runResearch(ctx context.Context, opts researchOptions, g *globalOptions, ou
 	if err != nil {
 		return fail(err)
 	}
-	mode, err := understand.ParseMode(cfg.QueryUnderstanding)
-	if err != nil {
-		return fail(usageError{err.Error()})
-	}
 	log := g.logger()
+	ro, err := research.Configure(cfg, g.environ, log)
+	if err != nil {
+		return fail(err)
+	}
 	lo, err := g.localOptions(cfg)
 	if err != nil {
 		return fail(err)
@@ -221,55 +191,20 @@ func runResearch(ctx context.Context, opts researchOptions, g *globalOptions, ou
 		return fail(err)
 	}
 	defer searcher.Close()
-	ro := research.Options{
-		Query:            query,
-		SourceRoot:       cfg.SourceRoot,
-		SkipWeb:          opts.skipWeb,
-		Understanding:    mode,
-		Intent:           opts.intent,
-		IgnorePreference: opts.ignorePreference,
-		MaxResults:       opts.maxResults,
-		Locale:           cfg.Web.Locale,
-		Model:            opts.model,
-		Timestamp:        opts.ts,
-		Logger:           log,
-		Local:            searcher,
-		LocalLimit:       research.Limit{Files: cfg.Research.LocalMaxFiles, Chars: cfg.Research.LocalMaxChars},
-		DeepLimit:        research.Limit{Files: cfg.Research.DeepMaxFiles, Chars: cfg.Research.DeepMaxChars},
-		Keywords:         research.NewKeywordCache(filepath.Join(cfg.CacheDir, "research-keywords"), nil),
+	ro.Query, ro.Local, ro.Model, ro.Timestamp = query, searcher, opts.model, opts.ts
+	ro.SkipWeb, ro.Intent, ro.IgnorePreference = opts.skipWeb, opts.intent, opts.ignorePreference
+	if opts.maxResults > 0 {
+		ro.MaxResults = opts.maxResults
 	}
-	if ro.MaxResults == 0 {
-		ro.MaxResults = cfg.Web.MaxResults
-	}
-	if mode != understand.Off {
-		dict, err := analyzer.LoadSynonyms(cfg.Search.SynonymFile)
-		if err != nil {
-			return fail(err)
-		}
-		ro.Dictionary = dict
-	}
-	wopts := web.Options{Environ: g.environ, Logger: log}
 	switch {
 	case opts.skipWeb:
+		ro.Web, ro.Cache = nil, nil
 	case opts.webResults != "":
 		data, err := readLimited(g.stdin, opts.webResults, web.DefaultFileMaxBytes)
 		if err != nil {
 			return fail(usagef("--web-results: %v", err))
 		}
-		ro.Web = importSearcher{data: data, opts: wopts}
-	case len(cfg.Web.Providers) > 0:
-		s, err := web.New(cfg.Web, wopts)
-		if err != nil {
-			return fail(usageError{err.Error()})
-		}
-		ro.Web = s
-		ro.Cache = func(readOnly bool) (research.WebCache, error) {
-			c, err := web.OpenCache(cfg.CacheDir, cfg.Web.CacheFile, web.CacheOptions{ReadOnly: readOnly, Timeout: cacheLockTimeout, Logger: log})
-			if err != nil {
-				return nil, err
-			}
-			return c, nil
-		}
+		ro.Web, ro.Cache = importSearcher{data: data, opts: web.Options{Environ: g.environ, Logger: log}}, nil
 	}
 	src, err := g.sources(cfg)
 	if err != nil {
@@ -287,15 +222,6 @@ func runResearch(ctx context.Context, opts researchOptions, g *globalOptions, ou
 		fmt.Fprintln(out, f.SavedLine())
 		return nil
 	}
-	r := res.Report
-	st := report.Statuses{Local: r.Local.Status, Web: r.Web.Status, Deep: r.Deep.Status}
-	conflicts, force := len(r.Conclusion.Conflicts), r.Conclusion.ForceReview != nil
-	local.WriteJSON(out, researchSummary{
-		Status: f.Status, Name: f.Name, Report: f.Report, Context: f.Context, Log: f.Log, LastOutput: f.LastOutput,
-		Timestamp: f.Timestamp, SHA256: f.SHA256, SchemaVersion: f.SchemaVersion, Workspace: ws, SourceRoot: r.SourceRoot,
-		Statuses: &st, WebCache: r.Web.Cache,
-		Sources:      map[string]int{"local": len(r.Local.Hits), "web": len(r.Web.Hits), "deep": len(r.Deep.Hits)},
-		DeepKeywords: r.Deep.Keywords, Conflicts: &conflicts, ForceReview: &force, TimingsMS: res.Timings.Millis(),
-	})
+	local.WriteJSON(out, res.Summary(ws))
 	return nil
 }

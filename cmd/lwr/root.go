@@ -236,6 +236,8 @@ func newRootCommand(g *globalOptions) *cobra.Command {
 		newResearchCommand(g),
 		newValidateCommand(g),
 		newFinalizeCommand(g),
+		newReadCommand(g),
+		newMCPCommand(g),
 	)
 	return root
 }

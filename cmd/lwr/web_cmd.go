@@ -201,9 +201,6 @@ func writeWebText(out io.Writer, res *web.Result) {
 // can still use the cache. Like those scripts they exit 0 whatever happens
 // to the cache; only a bad command line exits 2.
 
-// cacheLockTimeout is how long a cache command waits for another process.
-const cacheLockTimeout = 2 * time.Second
-
 func newWebCacheCommand(g *globalOptions) *cobra.Command {
 	c := &cobra.Command{Use: "cache", Short: "Read and write the web cache (JSON in and out, for agents that search themselves)"}
 	c.AddCommand(newWebCacheGetCommand(g), newWebCacheSetCommand(g), newWebCacheCleanupCommand(g), newWebCacheStatsCommand(g))
@@ -309,7 +306,7 @@ func runWebCacheGet(_ context.Context, opts webCacheGetOptions, g *globalOptions
 		writeJSONLine(out, o)
 		return nil
 	}
-	c, err := web.OpenCache(cfg.CacheDir, cfg.Web.CacheFile, web.CacheOptions{ReadOnly: true, Timeout: cacheLockTimeout, Logger: g.logger()})
+	c, err := web.OpenCache(cfg.CacheDir, cfg.Web.CacheFile, web.CacheOptions{ReadOnly: true, Timeout: web.DefaultCacheLockTimeout, Logger: g.logger()})
 	if err != nil {
 		return miss(err)
 	}
@@ -417,7 +414,7 @@ func runWebCacheSet(_ context.Context, opts webCacheSetOptions, g *globalOptions
 		return answer(cacheSetOutput{Status: "error", Message: sentence(fmt.Errorf("invalid JSON in --data: %w", err))})
 	}
 	negative := opts.negative || res.Status == web.StatusEmpty || res.Status == web.StatusError
-	c, err := web.OpenCache(cfg.CacheDir, cfg.Web.CacheFile, web.CacheOptions{Timeout: cacheLockTimeout, Logger: g.logger()})
+	c, err := web.OpenCache(cfg.CacheDir, cfg.Web.CacheFile, web.CacheOptions{Timeout: web.DefaultCacheLockTimeout, Logger: g.logger()})
 	switch {
 	case errors.Is(err, web.ErrCacheUnsafe):
 		return answer(cacheSetOutput{Status: "skipped", Reason: "boundary_check_failed", Message: sentence(err)})
@@ -506,7 +503,7 @@ func runWebCacheCleanup(ctx context.Context, opts webCacheCleanupOptions, g *glo
 			"deleted_count": 0, "failed_count": 0, "scanned_count": 0, "elapsed_ms": 0, "max_limit": opts.max, "truncated": false})
 		return nil
 	}
-	c, err := web.OpenCache(cfg.CacheDir, cfg.Web.CacheFile, web.CacheOptions{Timeout: cacheLockTimeout, Logger: g.logger()})
+	c, err := web.OpenCache(cfg.CacheDir, cfg.Web.CacheFile, web.CacheOptions{Timeout: web.DefaultCacheLockTimeout, Logger: g.logger()})
 	switch {
 	case errors.Is(err, web.ErrCacheUnsafe):
 		return failed("boundary_rejected", err)
@@ -543,7 +540,7 @@ func runWebCacheStats(_ context.Context, g *globalOptions, out io.Writer) error 
 	if err != nil {
 		return err
 	}
-	c, err := web.OpenCache(cfg.CacheDir, cfg.Web.CacheFile, web.CacheOptions{ReadOnly: true, Timeout: cacheLockTimeout, Logger: g.logger()})
+	c, err := web.OpenCache(cfg.CacheDir, cfg.Web.CacheFile, web.CacheOptions{ReadOnly: true, Timeout: web.DefaultCacheLockTimeout, Logger: g.logger()})
 	if err != nil {
 		fmt.Fprintln(g.stderr, "lwr: warning: "+sentence(err))
 		writeJSONLine(out, map[string]any{"warning": sentence(err)})

@@ -1,1 +1,8 @@
+// Package agent serves lwr to coding agents (Codex, Claude Code) over the
+// Model Context Protocol: the tools search, read, status, web_search,
+// research, validate and finalize, each with JSON Schemas for its input
+// and output and descriptions written for an agent in Japanese and
+// English, answered through the daemon when it runs and by the index
+// opened in this process otherwise. It also holds the agent skill shipped
+// with lwr (SKILL.md for Claude Code, a plugin for Codex) and installs it.
 package agent

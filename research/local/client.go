@@ -91,6 +91,7 @@ func (c *Client) Search(ctx context.Context, req Request) (*Result, error) {
 	if resp.Result == nil || resp.Result.Result == nil {
 		return nil, errors.New("the daemon answered without a result")
 	}
+	resp.Result.Via = ViaDaemon
 	return resp.Result, nil
 }
 
@@ -129,11 +130,21 @@ func (c *Client) Status(ctx context.Context) (Status, error) {
 		return Status{Dir: c.dir}, errors.New("the daemon answered without its status")
 	}
 	is := ds.Index
-	st := Status{Root: ds.Root, Dir: ds.Dir, State: StateReady, Index: &is, Daemon: ds}
+	// The daemon applies changes as they come: what is pending is changed.
+	st := Status{Root: ds.Root, Dir: ds.Dir, State: StateReady, Index: &is, Daemon: ds, Changed: ds.Watch.Pending}
 	if !is.Ready {
 		st.State = StateSyncing
 	}
 	return st, nil
+}
+
+// Skipped asks the daemon which files are not indexed.
+func (c *Client) Skipped(ctx context.Context) ([]index.Skip, error) {
+	resp, err := c.call(ctx, wireRequest{Op: opSkipped})
+	if err != nil {
+		return nil, err
+	}
+	return resp.Skipped, nil
 }
 
 // Stop asks the daemon to stop.

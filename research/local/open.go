@@ -5,6 +5,7 @@ import (
 	"errors"
 	"sync"
 
+	"lwr/index"
 	"lwr/policy"
 )
 
@@ -101,6 +102,17 @@ func (r *router) Status(ctx context.Context) (Status, error) {
 	}
 	_, s := r.target()
 	return s.Status(ctx)
+}
+
+func (r *router) Skipped(ctx context.Context) ([]index.Skip, error) {
+	if c, _ := r.target(); c != nil {
+		sk, err := c.Skipped(ctx)
+		if !r.gone(err) {
+			return sk, err
+		}
+	}
+	_, s := r.target()
+	return s.Skipped(ctx)
 }
 
 func (r *router) Close() error {

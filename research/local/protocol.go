@@ -23,6 +23,7 @@ const (
 	opSearch   op = "search"
 	opPolicies op = "policies"
 	opStatus   op = "status"
+	opSkipped  op = "skipped"
 	opStop     op = "stop"
 )
 
@@ -52,6 +53,7 @@ type wireResponse struct {
 	Output   string           `json:"output,omitempty"`
 	Status   *DaemonStatus    `json:"status,omitempty"`
 	Policies *policy.Policies `json:"policies,omitempty"`
+	Skipped  []index.Skip     `json:"skipped,omitempty"`
 }
 
 // The error codes of a failed request.

@@ -47,7 +47,15 @@ type Result struct {
 	Message string `json:"message"`
 	// Synced is when the index was last synced with the files.
 	Synced time.Time `json:"synced"`
+	// Via says who answered: ViaDaemon or ViaProcess.
+	Via string `json:"via"`
 }
+
+// Who answers a search.
+const (
+	ViaDaemon  = "daemon"
+	ViaProcess = "this process" // the index opened by the process that asked
+)
 
 // Searcher runs local searches of one source root. A Session (the index
 // opened in this process) and a Client (the daemon) are Searchers; Open
@@ -64,6 +72,8 @@ type Searcher interface {
 	Policies(ctx context.Context, ignorePreference bool) (policy.Policies, error)
 	// Status reports on the index, and on the daemon when one serves it.
 	Status(ctx context.Context) (Status, error)
+	// Skipped lists the files that are not indexed, and why.
+	Skipped(ctx context.Context) ([]index.Skip, error)
 	Close() error
 }
 
@@ -166,7 +176,7 @@ func run(ctx context.Context, ix *index.Index, corpus *policy.Corpus, pols polic
 		matches, ann = matches[:limit], ann[:limit]
 	}
 	res.Matches = matches
-	out := &Result{Root: ix.Root(), Result: res, Policies: policy.Describe(prefs, cur, popts), Annotations: make([]policy.Ext, len(ann)), Synced: ix.LastSync()}
+	out := &Result{Root: ix.Root(), Result: res, Policies: policy.Describe(prefs, cur, popts), Annotations: make([]policy.Ext, len(ann)), Synced: ix.LastSync(), Via: ViaProcess}
 	for i, a := range ann {
 		out.Annotations[i] = a.Ext()
 		out.Annotations[i].Message = matchMessage(a)

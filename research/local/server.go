@@ -138,6 +138,13 @@ func (srv *Server) answer(ctx context.Context, req wireRequest, resp *wireRespon
 			return
 		}
 		resp.Status = &DaemonStatus{PID: os.Getpid(), Started: srv.started, Root: srv.ix.Root(), Dir: srv.ix.Dir(), Index: st, Watch: srv.ix.WatchState()}
+	case opSkipped:
+		sk, err := srv.ix.Skipped()
+		if err != nil {
+			fail(codeFailed, err)
+			return
+		}
+		resp.Skipped = sk
 	case opStop:
 		if srv.opts.Stop != nil {
 			srv.opts.Stop()

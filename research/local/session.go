@@ -266,7 +266,7 @@ func (s *Session) Policies(_ context.Context, ignorePreference bool) (policy.Pol
 func (s *Session) Status(ctx context.Context) (Status, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	st := Status{Root: s.root(), Dir: s.opts.Index.Dir}
+	st := Status{Root: s.root(), Dir: s.opts.Index.Dir, Changed: -1}
 	ix := s.ix
 	if ix == nil {
 		var err error
@@ -294,7 +294,25 @@ func (s *Session) Status(ctx context.Context) (Status, error) {
 		return st, err
 	}
 	st.State, st.Index = StateReady, &is
+	if n, err := ix.Changes(); err == nil {
+		st.Changed = n
+	}
 	return st, nil
+}
+
+// Skipped lists the files that are not indexed, and why.
+func (s *Session) Skipped(ctx context.Context) ([]index.Skip, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ix := s.ix
+	if ix == nil {
+		var err error
+		if ix, err = s.opts.OpenIndex(ctx, s.opts.Index); err != nil {
+			return nil, s.explain(err)
+		}
+		defer ix.Close()
+	}
+	return ix.Skipped()
 }
 
 // Close closes the index the session opened and, when it searched and

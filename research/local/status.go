@@ -29,6 +29,9 @@ type Status struct {
 	Holder index.Holder `json:"holder"`
 	// Index is the index's own report, when it could be read.
 	Index *index.Status `json:"index,omitempty"`
+	// Changed counts the files changed since the last sync (a build
+	// would read or remove them); -1 when it is not known.
+	Changed int `json:"changed"`
 	// Daemon is the daemon serving the index, nil when none answers.
 	Daemon *DaemonStatus `json:"daemon,omitempty"`
 }

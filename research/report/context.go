@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"os"
 	"time"
 
 	"lwr/policy"
@@ -94,4 +95,24 @@ func ReadContext(data []byte) (*Context, error) {
 		return nil, fmt.Errorf("read the research context: %w", err)
 	}
 	return &c, nil
+}
+
+// PoliciesAt says which policies of a source root are in force, for the
+// context file of a report: an invalid currentness file is a Failure with
+// currentness_policy_invalid (as it fails every search), an invalid
+// preferences file one with source_preferences_invalid unless they are
+// ignored. A missing source root has none.
+func PoliciesAt(root string, ignorePreference bool) (policy.Policies, error) {
+	if st, err := os.Stat(root); err != nil || !st.IsDir() {
+		return policy.Policies{}, nil
+	}
+	cur, err := policy.LoadCurrentness(root)
+	if err != nil {
+		return policy.Policies{}, &Failure{Reason: ReasonCurrentnessInvalid, Err: err}
+	}
+	prefs, err := policy.LoadPreferences(root)
+	if err != nil && !ignorePreference {
+		return policy.Policies{}, &Failure{Reason: ReasonPreferencesInvalid, Err: err}
+	}
+	return policy.Describe(prefs, cur, policy.Options{IgnorePreference: ignorePreference}), nil
 }

@@ -3,6 +3,7 @@ package understand
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -83,6 +84,8 @@ type Result struct {
 	// LLMPromptHint is always present ("" when there is nothing to ask):
 	// what an agent's model should clarify before searching again.
 	LLMPromptHint string `json:"llm_prompt_hint"`
+	// Reinterpret are the words to restate when NeedsLLM (see Assess).
+	Reinterpret []string `json:"reinterpret,omitempty"`
 }
 
 // intentCues are the cue words of each intent, matched in the folded
@@ -142,12 +145,50 @@ func Query(query string, mode Mode, dict *analyzer.Synonyms) Result {
 			}
 		}
 	}
-	u.Ambiguity = Ambiguity(query)
-	if u.Mode == Always && u.Ambiguity >= AmbiguousAt {
-		u.NeedsLLM = true
-		u.LLMPromptHint = "クエリが短い、または指示語を含むため曖昧です。調べたい対象（資料名・制度名）、時点（年度・版）、知りたいこと（定義・手順・金額など）を補ったクエリに言い換えてから再度 lwr research を実行してください。"
+	a := Assess(query)
+	u.Ambiguity = a.Ambiguity
+	if u.Mode == Always && a.NeedsLLM {
+		u.NeedsLLM, u.LLMPromptHint, u.Reinterpret = true, a.LLMPromptHint, a.Reinterpret
 	}
 	return u
+}
+
+// Assessment says whether an agent's model should restate a query before
+// it is searched, without analysing it (no dictionary is loaded).
+type Assessment struct {
+	Ambiguity float64 `json:"ambiguity"`
+	NeedsLLM  bool    `json:"needs_llm"`
+	// Reinterpret are the words to restate: the vague words the query
+	// holds (これ, その件, …), else, for a short query, its words.
+	Reinterpret   []string `json:"reinterpret,omitempty"`
+	LLMPromptHint string   `json:"llm_prompt_hint,omitempty"`
+}
+
+// Assess scores a query's ambiguity and, from AmbiguousAt, says that it
+// needs a model and which words to restate.
+func Assess(query string) Assessment {
+	a := Assessment{Ambiguity: Ambiguity(query)}
+	if a.Ambiguity < AmbiguousAt {
+		return a
+	}
+	a.NeedsLLM = true
+	a.LLMPromptHint = "クエリが短い、または指示語を含むため曖昧です。調べたい対象（資料名・制度名）、時点（年度・版）、知りたいこと（定義・手順・金額など）を補ったクエリに言い換えてから再度 lwr research を実行してください。"
+	f := analyzer.Fold(query)
+	for _, w := range vagueWords {
+		if strings.Contains(f, w) && !slices.ContainsFunc(a.Reinterpret, func(r string) bool { return strings.Contains(r, w) }) {
+			a.Reinterpret = append(a.Reinterpret, w)
+		}
+	}
+	words := latinWords(f)
+	for _, w := range vagueLatin {
+		if words[w] {
+			a.Reinterpret = append(a.Reinterpret, w)
+		}
+	}
+	if len(a.Reinterpret) == 0 {
+		a.Reinterpret = strings.Fields(query)
+	}
+	return a
 }
 
 // DetectIntent returns the intent of a query by its cue words: the intent

@@ -1,0 +1,100 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"lwr/research/local"
+)
+
+type readOptions struct {
+	formatName string
+}
+
+func (o *readOptions) AddFlags(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&o.formatName, "format", "text", "output format: text (numbered lines) or json")
+}
+
+func newReadCommand(g *globalOptions) *cobra.Command {
+	var opts readOptions
+	cmd := &cobra.Command{
+		Use:   "read PATH[:START[-END]]",
+		Short: "Print lines of a document with their numbers, as citations count them",
+		Long: "Print lines START to END of a document of the source root (PATH relative to it, as searches\n" +
+			"return it), decoded as the index decodes it, each with its line number: what a citation\n" +
+			"[file](…#L<START>-L<END>) quotes. 200 lines when END is not given, at most 500. Files the index\n" +
+			"never reads (hidden, secrets, other types) cannot be read.",
+		Example: "  lwr read 規程/就業規則.md:20-24\n  lwr read --format json 手順/VPN接続手順_v2.0.md:1-40",
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runRead(cmd.Context(), opts, g, g.stdout, args[0])
+		},
+	}
+	opts.AddFlags(cmd)
+	return cmd
+}
+
+// parseRange splits PATH[:START[-END]]; a path that itself holds a colon
+// keeps it unless what follows is a line range.
+func parseRange(arg string) (path string, start, end int, err error) {
+	i := strings.LastIndexByte(arg, ':')
+	if i <= 0 || i == len(arg)-1 {
+		return arg, 0, 0, nil
+	}
+	r := arg[i+1:]
+	s, e, dash := strings.Cut(r, "-")
+	start, err1 := strconv.Atoi(s)
+	if err1 != nil {
+		return arg, 0, 0, nil // C:\…, a: in a name
+	}
+	if dash {
+		if end, err = strconv.Atoi(e); err != nil || end < start {
+			return "", 0, 0, usagef("the line range %q is not START-END with START ≤ END, e.g. 規程/就業規則.md:20-24", r)
+		}
+	} else {
+		end = start
+	}
+	if start < 1 {
+		return "", 0, 0, usagef("lines count from 1; %q starts at %d", r, start)
+	}
+	return arg[:i], start, end, nil
+}
+
+func runRead(_ context.Context, opts readOptions, g *globalOptions, out io.Writer, arg string) error {
+	if opts.formatName != "text" && opts.formatName != "json" {
+		return usagef("unknown --format %q; use text or json", opts.formatName)
+	}
+	path, start, end, err := parseRange(arg)
+	if err != nil {
+		return err
+	}
+	cfg, _, err := g.load()
+	if err != nil {
+		return err
+	}
+	ix, err := g.indexOptions(cfg, "")
+	if err != nil {
+		return err
+	}
+	e, err := local.Read(cfg.SourceRoot, ix.Rules, path, start, end)
+	if err != nil {
+		return err
+	}
+	if opts.formatName == "json" {
+		local.WriteJSON(out, e)
+		return nil
+	}
+	w := len(strconv.Itoa(e.EndLine))
+	for _, l := range e.Lines {
+		fmt.Fprintf(out, "%*d  %s\n", w, l.N, l.Text)
+	}
+	if e.More {
+		fmt.Fprintf(g.stderr, "lwr: %s has %d lines; lines %d-%d shown (%s:%d-%d for more)\n", e.Path, e.TotalLines, e.StartLine, e.EndLine, e.Path, e.EndLine+1, min(e.EndLine+200, e.TotalLines))
+	}
+	return nil
+}

@@ -1,0 +1,140 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"lwr/config"
+	"lwr/index"
+	"lwr/policy"
+	"lwr/research/local"
+	"lwr/research/report"
+)
+
+// Options configure the server.
+type Options struct {
+	// Config is the configuration of the command that serves (the source
+	// root, the web providers, the research limits); the server honours
+	// the root and cache folder chosen on its command line.
+	Config config.Config
+	// Local is how searches reach the index of Config's source root.
+	Local local.Options
+	// Workspace is where research and finalize write reports unless a
+	// call names another folder.
+	Workspace string
+	// Environ is the environment of the web providers' commands (nil:
+	// this process's).
+	Environ []string
+	// Version is lwr's version, for the MCP handshake.
+	Version string
+	Logger  *slog.Logger
+}
+
+// Server is lwr's MCP server.
+type Server struct {
+	opts Options
+	mcp  *mcp.Server
+}
+
+// New returns the server with its tools.
+func New(opts Options) (*Server, error) {
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if opts.Version == "" {
+		opts.Version = "(devel)"
+	}
+	s := &Server{opts: opts}
+	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "lwr", Title: "lwr — local web research", Version: opts.Version}, &mcp.ServerOptions{
+		Instructions: instructions,
+		Logger:       opts.Logger,
+	})
+	if err := s.addTools(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// instructions tell an agent how to use the tools, in the order the
+// research skill works.
+const instructions = `lwr searches the user's folder of documents (mostly Japanese rules, procedures and training texts) with line-exact citations, and the web through the configured providers.
+1. search: 質問の語と、資料の正式な語（alternatives: 有休 → 年次有給休暇, 付与）で検索する。Search with the question's words and 3–5 alternatives in the documents' formal vocabulary.
+2. read: 引用する行を必ず開いて確認する。Open the lines you will cite; quote them exactly as read returns them.
+3. research: 調査全体（ローカル・Web・深掘り・結論・検証済みレポート）を実行する。Or run the whole research and get a validated report.
+4. validate / finalize: 自分で書いたレポートを検証し、保存する。Check and save a report you wrote; every citation and quote is verified against the files.
+Every answer says when the index last synced. An error starting with currentness_policy_invalid means no answer may be given until the user fixes .research-policy/currentness.json.`
+
+// Run serves until the client goes away or ctx ends.
+func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
+	err := s.mcp.Run(ctx, t)
+	if errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) {
+		return nil
+	}
+	return err
+}
+
+// RunStdio serves on standard input and output, as coding agents start
+// MCP servers.
+func (s *Server) RunStdio(ctx context.Context) error { return s.Run(ctx, &mcp.StdioTransport{}) }
+
+// searcher opens the searcher of a call: the daemon when it answers, else
+// the index in this process (released again when the call ends, so that a
+// long-lived server does not keep builds waiting).
+func (s *Server) searcher(ctx context.Context) (local.Searcher, error) {
+	return local.Open(ctx, s.opts.Local)
+}
+
+// toolError is an error as a tool result: its fixed code, then the
+// sentence the command line prints.
+func toolError(err error) error {
+	msg := strings.TrimSpace(err.Error())
+	if !strings.HasSuffix(msg, ".") && !strings.HasSuffix(msg, "。") {
+		msg += "."
+	}
+	code := codeOf(err)
+	if strings.HasPrefix(msg, code+":") {
+		return errors.New(msg)
+	}
+	return fmt.Errorf("%s: %s", code, msg)
+}
+
+// codeOf is the fixed code of an error, as the command line's exit codes
+// and the failure evidence name them.
+func codeOf(err error) string {
+	var f *report.Failure
+	var ve *report.ValidationError
+	switch {
+	case errors.Is(err, policy.ErrCurrentnessInvalid):
+		return policy.CodeCurrentnessInvalid
+	case errors.Is(err, policy.ErrPreferencesInvalid):
+		return policy.CodePreferencesInvalid
+	case errors.As(err, &ve):
+		return string(report.ReasonValidationFailed)
+	case errors.As(err, &f):
+		return string(f.Reason)
+	case errors.Is(err, index.ErrNoRoot):
+		return "source_root_missing"
+	case errors.Is(err, index.ErrNotDocument):
+		return "not_a_document"
+	case errors.Is(err, index.ErrEmptyQuery), errors.As(err, new(*usageError)), errors.Is(err, config.ErrInvalid), errors.Is(err, local.ErrBadRange):
+		return "invalid_input"
+	case errors.Is(err, local.ErrNotAnswering), errors.Is(err, local.ErrSyncing), errors.Is(err, index.ErrLocked):
+		return string(report.ReasonIndexBusy)
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return string(report.ReasonCanceled)
+	}
+	return "failed"
+}
+
+// usageError is an input the agent must change.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
