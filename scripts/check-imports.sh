@@ -5,6 +5,7 @@
 #   cmd → research/agent (MCP) → research → research/local → {index, policy} → analyzer/edition → analyzer → config
 #   research → research/report → {policy, research/understand}     research/local → research/report
 #   research → web;  research/understand → web → analyzer
+#   cmd → research/agent/skill → config (the shipped skill stands alone)
 #
 # index, policy and web never depend on each other; nothing depends on cmd;
 # research/local and research/report never depend on the pipeline
@@ -27,8 +28,9 @@ declare -A allowed=(
   [research/local]="research/report research/understand index policy web analyzer/edition analyzer config"
   [research]="research/local research/report research/understand index policy web analyzer/edition analyzer config"
   [research/researchtest]="config/configtest research/report research/understand index policy web analyzer/edition analyzer config"
-  [research/agent]="research research/local research/report research/understand index policy web analyzer/edition analyzer config"
-  [cmd/lwr]="research/agent research research/local research/report research/understand index policy web analyzer/edition analyzer config"
+  [research/agent]="research/agent/skill research research/local research/report research/understand index policy web analyzer/edition analyzer config"
+  [research/agent/skill]="config"
+  [cmd/lwr]="research/agent/skill research/agent research research/local research/report research/understand index policy web analyzer/edition analyzer config"
 )
 status=0
 for pkg in "${!allowed[@]}"; do

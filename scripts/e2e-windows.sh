@@ -143,4 +143,13 @@ grep -q "daemon stopped" <<<"$out" || fail "stop printed: $out"
 daemon_up=0
 out=$(run index status) || fail "status: $out"
 grep -q "daemon:       not running" <<<"$out" || fail "the daemon still runs: $out"
+
+step "skill install and the Codex plugin"
+# Wine sets %USERPROFILE% itself, so the folders are named.
+for a in claude codex; do
+  out=$(run skill install --agent $a --dir "$(winpath "$work/home/.$a/skills")" 2>&1) || fail "skill install: $out"
+  [[ -s "$work/home/.$a/skills/lwr-local-web-research/SKILL.md" ]] || fail "no SKILL.md for $a: $out"
+done
+out=$(run skill plugin "$(winpath "$work/plugin")" 2>&1) || fail "skill plugin: $out"
+[[ -s "$work/plugin/.codex-plugin/plugin.json" && -s "$work/plugin/.mcp.json" ]] || fail "skill plugin wrote: $out"
 step "ok"

@@ -238,6 +238,7 @@ func newRootCommand(g *globalOptions) *cobra.Command {
 		newFinalizeCommand(g),
 		newReadCommand(g),
 		newMCPCommand(g),
+		newSkillCommand(g),
 	)
 	return root
 }

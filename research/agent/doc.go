@@ -3,6 +3,6 @@
 // research, validate and finalize, each with JSON Schemas for its input
 // and output and descriptions written for an agent in Japanese and
 // English, answered through the daemon when it runs and by the index
-// opened in this process otherwise. It also holds the agent skill shipped
-// with lwr (SKILL.md for Claude Code, a plugin for Codex) and installs it.
+// opened in this process otherwise. The skill shipped with lwr, which
+// tells an agent when and how to use these tools, is research/agent/skill.
 package agent

@@ -1,0 +1,125 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+
+	"lwr/research/agent/skill"
+)
+
+// TestSkillNamesRealCommands checks that every lwr command and flag the
+// skill tells an agent to run exists, so that the skill and the command
+// line cannot drift apart.
+func TestSkillNamesRealCommands(t *testing.T) {
+	md := string(skill.SkillMD())
+	root := newRootCommand(&globalOptions{})
+	root.InitDefaultVersionFlag() // cobra adds --version when it runs
+	var snippets []string
+	for _, m := range regexp.MustCompile("(?s)```[a-z]*\n(.*?)```").FindAllStringSubmatch(md, -1) {
+		snippets = append(snippets, strings.Split(m[1], "\n")...)
+	}
+	for _, m := range regexp.MustCompile("`([^`\n]+)`").FindAllStringSubmatch(md, -1) {
+		snippets = append(snippets, m[1])
+	}
+	commands, flags := 0, 0
+	for _, s := range snippets {
+		for _, call := range regexp.MustCompile(`(?:^|\s)lwr\s`).Split(s, -1)[1:] {
+			fields := strings.Fields(call)
+			var path []string
+			for _, f := range fields {
+				if !regexp.MustCompile(`^[a-z]+$`).MatchString(f) {
+					break
+				}
+				path = append(path, f)
+			}
+			cmd, rest, err := root.Find(path)
+			if err != nil || len(rest) > 0 && cmd.HasSubCommands() {
+				t.Errorf("the skill runs `lwr %s`, which is not a command (%v)", call, err)
+				continue
+			}
+			commands++
+			for _, f := range fields {
+				if name, ok := strings.CutPrefix(f, "--"); ok {
+					name, _, _ = strings.Cut(name, "=")
+					if cmd.Flags().Lookup(name) == nil && cmd.InheritedFlags().Lookup(name) == nil && root.PersistentFlags().Lookup(name) == nil {
+						t.Errorf("the skill runs `lwr %s` with --%s, which %s does not have", call, name, cmd.CommandPath())
+					}
+					flags++
+				}
+			}
+		}
+		// A flag named on its own (`--skip-web`) belongs to some command.
+		if name, ok := strings.CutPrefix(s, "--"); ok && !strings.Contains(s, " ") {
+			if !anyCommandHasFlag(root, name) {
+				t.Errorf("the skill names --%s, which no lwr command has", name)
+			}
+			flags++
+		}
+	}
+	if commands < 10 || flags < 10 {
+		t.Fatalf("found %d commands and %d flags in SKILL.md; the parser no longer reads it", commands, flags)
+	}
+}
+
+func anyCommandHasFlag(c *cobra.Command, name string) bool {
+	if c.Flags().Lookup(name) != nil || c.PersistentFlags().Lookup(name) != nil {
+		return true
+	}
+	for _, sub := range c.Commands() {
+		if anyCommandHasFlag(sub, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestSkillExitCodes checks the skill's table of exit codes against the
+// codes lwr exits with.
+func TestSkillExitCodes(t *testing.T) {
+	var got []int
+	for _, m := range regexp.MustCompile(`(?m)^\| (\d+) \|`).FindAllStringSubmatch(string(skill.SkillMD()), -1) {
+		n, _ := strconv.Atoi(m[1])
+		got = append(got, n)
+	}
+	want := []int{exitOK, exitError, exitUsage, exitBusy, exitPolicy}
+	if !slices.Equal(got, want) {
+		t.Fatalf("the skill's exit codes are %v, lwr's %v", got, want)
+	}
+}
+
+func TestSkillInstallCommand(t *testing.T) {
+	env := testEnv(t)
+	home := strings.TrimPrefix(env[0], "HOME=")
+	out, errOut, code := run(t, env, "skill", "install")
+	if code != 0 {
+		t.Fatalf("skill install: exit %d: %s", code, errOut)
+	}
+	for _, p := range []string{filepath.Join(home, ".claude", "skills", skill.Name, "SKILL.md"), filepath.Join(home, ".codex", "skills", skill.Name, "SKILL.md")} {
+		b, err := os.ReadFile(p)
+		if err != nil || string(b) != string(skill.SkillMD()) {
+			t.Errorf("%s not installed (%v); output:\n%s", p, err, out)
+		}
+	}
+	if out, _, code = run(t, env, "skill", "install", "--agent", "codex"); code != 0 || !strings.Contains(out, "unchanged") {
+		t.Errorf("second install: exit %d, output %q; want unchanged", code, out)
+	}
+	for _, bad := range [][]string{{"skill", "install", "--agent", "cursor"}, {"skill", "install", "--dir", home}} {
+		if _, errOut, code := run(t, env, bad...); code != exitUsage || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+			t.Errorf("lwr %s: exit %d, stderr %q; want exit %d and one sentence", strings.Join(bad, " "), code, errOut, exitUsage)
+		}
+	}
+	plugin := filepath.Join(home, "plugins", skill.PluginName)
+	if _, errOut, code := run(t, env, "skill", "plugin", plugin); code != 0 {
+		t.Fatalf("skill plugin: exit %d: %s", code, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(plugin, ".codex-plugin", "plugin.json")); err != nil {
+		t.Fatal(err)
+	}
+}

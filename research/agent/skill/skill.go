@@ -1,0 +1,194 @@
+package skill
+
+import (
+	"bytes"
+	_ "embed"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"lwr/config"
+)
+
+// Name is the skill's name: its folder and the name in its front matter.
+const Name = "lwr-local-web-research"
+
+// PluginName is the Codex plugin's name.
+const PluginName = "lwr-research"
+
+var (
+	//go:embed lwr-local-web-research/SKILL.md
+	skillMD []byte
+	//go:embed plugin/plugin.json
+	pluginJSON []byte
+	//go:embed plugin/mcp.json
+	mcpJSON []byte
+)
+
+// SkillMD returns the skill's SKILL.md.
+func SkillMD() []byte { return bytes.Clone(skillMD) }
+
+// Agent is a coding agent the skill installs for.
+type Agent string
+
+// The agents.
+const (
+	Claude Agent = "claude"
+	Codex  Agent = "codex"
+)
+
+// Agents lists the agents in the order lwr installs for them.
+func Agents() []Agent { return []Agent{Claude, Codex} }
+
+// SkillsDir is the folder an agent reads its user's skills from:
+// $CLAUDE_CONFIG_DIR/skills or ~/.claude/skills for Claude Code,
+// $CODEX_HOME/skills or ~/.codex/skills for Codex.
+func SkillsDir(a Agent, env config.Env) (string, error) {
+	switch a {
+	case Claude:
+		if d, ok := env.Lookup("CLAUDE_CONFIG_DIR"); ok {
+			return filepath.Join(env.ExpandHome(d), "skills"), nil
+		}
+		return filepath.Join(env.Home(), ".claude", "skills"), nil
+	case Codex:
+		if d, ok := env.Lookup("CODEX_HOME"); ok {
+			return filepath.Join(env.ExpandHome(d), "skills"), nil
+		}
+		return filepath.Join(env.Home(), ".codex", "skills"), nil
+	}
+	return "", fmt.Errorf("unknown agent %q: use claude or codex", a)
+}
+
+// Change says what writing a file did.
+type Change string
+
+// The changes.
+const (
+	Created   Change = "created"
+	Updated   Change = "updated"
+	Unchanged Change = "unchanged"
+)
+
+// Written is one file written.
+type Written struct {
+	Path   string
+	Change Change
+}
+
+// Install writes SKILL.md to <skillsDir>/lwr-local-web-research/. A skill
+// of that name already there is replaced; a folder of that name holding a
+// different skill is left alone and reported.
+func Install(skillsDir string) (Written, error) {
+	dir := filepath.Join(skillsDir, Name)
+	if err := ensureOurs(filepath.Join(dir, "SKILL.md")); err != nil {
+		return Written{}, err
+	}
+	return write(filepath.Join(dir, "SKILL.md"), skillMD)
+}
+
+// WritePlugin writes the Codex plugin into dir: .codex-plugin/plugin.json,
+// .mcp.json (the server lwr mcp) and skills/lwr-local-web-research/SKILL.md.
+// A folder holding another plugin is left alone and reported.
+func WritePlugin(dir string) ([]Written, error) {
+	manifest := filepath.Join(dir, ".codex-plugin", "plugin.json")
+	if b, err := os.ReadFile(manifest); err == nil && !bytes.Contains(b, []byte(`"name": "`+PluginName+`"`)) {
+		return nil, fmt.Errorf("%s holds another plugin's manifest: choose an empty folder for the lwr plugin", manifest)
+	}
+	skill := filepath.Join(dir, "skills", Name, "SKILL.md")
+	if err := ensureOurs(skill); err != nil {
+		return nil, err
+	}
+	var out []Written
+	for _, f := range []struct {
+		path string
+		data []byte
+	}{{manifest, pluginJSON}, {filepath.Join(dir, ".mcp.json"), mcpJSON}, {skill, skillMD}} {
+		w, err := write(f.path, f.data)
+		if err != nil {
+			return out, err
+		}
+		out = append(out, w)
+	}
+	return out, nil
+}
+
+// ensureOurs refuses to replace a SKILL.md whose front matter names
+// another skill.
+func ensureOurs(path string) error {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("cannot read %s: %w", path, err)
+	}
+	if name := FrontMatter(b)["name"]; name != Name {
+		return fmt.Errorf("%s is the skill %q, not lwr's: move it or choose another folder", path, name)
+	}
+	return nil
+}
+
+// FrontMatter returns the top-level keys of a SKILL.md's YAML front matter
+// (name, description), unquoted.
+func FrontMatter(md []byte) map[string]string {
+	out := map[string]string{}
+	s := strings.ReplaceAll(string(md), "\r\n", "\n")
+	rest, ok := strings.CutPrefix(s, "---\n")
+	if !ok {
+		return out
+	}
+	head, _, ok := strings.Cut(rest, "\n---")
+	if !ok {
+		return out
+	}
+	for _, line := range strings.Split(head, "\n") {
+		k, v, ok := strings.Cut(line, ":")
+		if !ok || strings.HasPrefix(line, " ") {
+			continue
+		}
+		v = strings.TrimSpace(v)
+		if len(v) >= 2 && (v[0] == '"' && v[len(v)-1] == '"' || v[0] == '\'' && v[len(v)-1] == '\'') {
+			v = v[1 : len(v)-1]
+		}
+		out[strings.TrimSpace(k)] = v
+	}
+	return out
+}
+
+// write replaces path with data through a temporary file in its folder,
+// so that an agent never reads half a skill.
+func write(path string, data []byte) (Written, error) {
+	w := Written{Path: path, Change: Created}
+	if old, err := os.ReadFile(path); err == nil {
+		if bytes.Equal(old, data) {
+			w.Change = Unchanged
+			return w, nil
+		}
+		w.Change = Updated
+	}
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return w, fmt.Errorf("cannot create %s: %w", dir, err)
+	}
+	tmp, err := os.CreateTemp(dir, ".lwr-*.tmp")
+	if err != nil {
+		return w, fmt.Errorf("cannot write in %s: %w", dir, err)
+	}
+	_, err = tmp.Write(data)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp.Name(), 0o644)
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return w, fmt.Errorf("cannot write %s: %w", path, err)
+	}
+	return w, nil
+}
