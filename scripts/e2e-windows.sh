@@ -147,7 +147,7 @@ grep -q "daemon:       not running" <<<"$out" || fail "the daemon still runs: $o
 step "skill install and the Codex plugin"
 # Wine sets %USERPROFILE% itself, so the folders are named.
 for a in claude codex; do
-  out=$(run skill install --agent $a --dir "$(winpath "$work/home/.$a/skills")" 2>&1) || fail "skill install: $out"
+  out=$(run skill install --$a "$(winpath "$work/home/.$a/skills")" 2>&1) || fail "skill install: $out"
   [[ -s "$work/home/.$a/skills/lwr-local-web-research/SKILL.md" ]] || fail "no SKILL.md for $a: $out"
 done
 out=$(run skill plugin "$(winpath "$work/plugin")" 2>&1) || fail "skill plugin: $out"

@@ -21,58 +21,62 @@ func newSkillCommand(g *globalOptions) *cobra.Command {
 }
 
 type skillInstallOptions struct {
-	agents []string
-	dir    string
+	claude, codex bool
 }
 
 func (o *skillInstallOptions) AddFlags(cmd *cobra.Command) {
-	cmd.Flags().StringSliceVar(&o.agents, "agent", []string{string(skill.Claude), string(skill.Codex)}, "the agents to install for: claude, codex (repeat or comma-separate)")
-	cmd.Flags().StringVar(&o.dir, "dir", "", "the skills folder to install into instead of the agent's own (one --agent only)")
+	cmd.Flags().BoolVar(&o.claude, "claude", false, "install for Claude Code (both agents when neither --claude nor --codex is given)")
+	cmd.Flags().BoolVar(&o.codex, "codex", false, "install for Codex")
 }
 
 func newSkillInstallCommand(g *globalOptions) *cobra.Command {
 	var opts skillInstallOptions
 	cmd := &cobra.Command{
-		Use:   "install",
+		Use:   "install [--claude|--codex] [DIR]",
 		Short: "Write SKILL.md into the agents' skills folders",
 		Long: "Write the skill lwr-local-web-research (SKILL.md) into Claude Code's skills folder\n" +
 			"($CLAUDE_CONFIG_DIR/skills or ~/.claude/skills) and Codex's ($CODEX_HOME/skills or\n" +
-			"~/.codex/skills); %USERPROFILE% is the home folder on Windows. Run it again after upgrading lwr:\n" +
-			"an older copy is replaced, a different skill of the same folder name is left alone.",
-		Example: "  lwr skill install\n  lwr skill install --agent codex\n  lwr skill install --agent claude --dir .claude/skills",
-		Args:    cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runSkillInstall(cmd.Context(), opts, g, g.stdout)
+			"~/.codex/skills), or into DIR for the one agent named; %USERPROFILE% is the home folder on\n" +
+			"Windows. Run it again after upgrading lwr: an older copy is replaced, a different skill of the\n" +
+			"same folder name is left alone.",
+		Example: "  lwr skill install\n  lwr skill install --codex\n  lwr skill install --claude .claude/skills",
+		Args:    cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runSkillInstall(cmd.Context(), opts, g, g.stdout, args)
 		},
 	}
 	opts.AddFlags(cmd)
 	return cmd
 }
 
-func runSkillInstall(_ context.Context, opts skillInstallOptions, g *globalOptions, out io.Writer) error {
-	agents := make([]skill.Agent, 0, len(opts.agents))
-	for _, a := range opts.agents {
-		if a != string(skill.Claude) && a != string(skill.Codex) {
-			return usagef("unknown --agent %q; use claude or codex", a)
-		}
-		agents = append(agents, skill.Agent(a))
+func runSkillInstall(_ context.Context, opts skillInstallOptions, g *globalOptions, out io.Writer, args []string) error {
+	var agents []skill.Agent
+	if opts.claude {
+		agents = append(agents, skill.Claude)
+	}
+	if opts.codex {
+		agents = append(agents, skill.Codex)
 	}
 	if len(agents) == 0 {
-		return usagef("--agent names no agent; use claude, codex or both")
-	}
-	if opts.dir != "" && len(agents) != 1 {
-		return usagef("--dir is one agent's skills folder: give one --agent with it")
+		agents = skill.Agents()
 	}
 	env := config.NewEnv(g.environ)
+	var dir string
+	if len(args) == 1 {
+		if len(agents) != 1 {
+			return usagef("%s is one agent's skills folder: name the agent with --claude or --codex", args[0])
+		}
+		dir = env.ExpandHome(args[0])
+	}
 	for _, a := range agents {
-		dir := env.ExpandHome(opts.dir)
-		if dir == "" {
+		d := dir
+		if d == "" {
 			var err error
-			if dir, err = skill.SkillsDir(a, env); err != nil {
+			if d, err = skill.SkillsDir(a, env); err != nil {
 				return err
 			}
 		}
-		w, err := skill.Install(dir)
+		w, err := skill.Install(d)
 		if err != nil {
 			return err
 		}

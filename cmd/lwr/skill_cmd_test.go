@@ -107,13 +107,20 @@ func TestSkillInstallCommand(t *testing.T) {
 			t.Errorf("%s not installed (%v); output:\n%s", p, err, out)
 		}
 	}
-	if out, _, code = run(t, env, "skill", "install", "--agent", "codex"); code != 0 || !strings.Contains(out, "unchanged") {
+	if out, _, code = run(t, env, "skill", "install", "--codex"); code != 0 || !strings.Contains(out, "unchanged") {
 		t.Errorf("second install: exit %d, output %q; want unchanged", code, out)
 	}
-	for _, bad := range [][]string{{"skill", "install", "--agent", "cursor"}, {"skill", "install", "--dir", home}} {
+	for _, bad := range [][]string{{"skill", "install", "--cursor"}, {"skill", "install", home}, {"skill", "install", "--claude", "--codex", home}} {
 		if _, errOut, code := run(t, env, bad...); code != exitUsage || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
 			t.Errorf("lwr %s: exit %d, stderr %q; want exit %d and one sentence", strings.Join(bad, " "), code, errOut, exitUsage)
 		}
+	}
+	own := filepath.Join(home, "project", ".claude", "skills")
+	if _, errOut, code := run(t, env, "skill", "install", "--claude", own); code != 0 {
+		t.Fatalf("skill install --claude DIR: exit %d: %s", code, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(own, skill.Name, "SKILL.md")); err != nil {
+		t.Fatal(err)
 	}
 	plugin := filepath.Join(home, "plugins", skill.PluginName)
 	if _, errOut, code := run(t, env, "skill", "plugin", plugin); code != 0 {
