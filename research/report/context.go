@@ -60,6 +60,7 @@ func contextJSON(opts FinalizeOptions, f *Finalized) ([]byte, error) {
 			*s = StatusUnknown
 		}
 	}
+	_, model := reportMetadata(opts.Markdown)
 	producer := in.Producer
 	if producer == "" {
 		producer = "lwr finalize"
@@ -73,7 +74,7 @@ func contextJSON(opts FinalizeOptions, f *Finalized) ([]byte, error) {
 		SourceRoot:    in.SourceRoot,
 		Report: ContextReport{
 			Path: f.Report, File: f.Name, SHA256: f.SHA256, SchemaVersion: f.SchemaVersion,
-			Model: reportModel(opts.Markdown),
+			Model: model,
 		},
 		SchemaVersionLog: f.Log,
 		Statuses:         st,

@@ -205,7 +205,7 @@ func Finalize(ctx context.Context, opts FinalizeOptions) (*Finalized, error) {
 	if err := ctx.Err(); err != nil {
 		return fail(ReasonCanceled, err)
 	}
-	version := reportSchemaVersion(opts.Markdown)
+	version, _ := reportMetadata(opts.Markdown)
 	for _, d := range []string{outDir, logDir} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			return fail(ReasonWriteFailed, fmt.Errorf("create %s: %w", d, err))
@@ -359,11 +359,12 @@ func writeAtomicFS(fsys FS, name string, data []byte, runID string) error {
 	return nil
 }
 
-// reportSchemaVersion reads metadata.schema_version of a valid report.
-func reportSchemaVersion(md []byte) string {
+// reportMetadata reads metadata.schema_version and metadata.model of a
+// report ("" where it has none).
+func reportMetadata(md []byte) (schemaVersion, model string) {
 	raw, p := ExtractComment(md)
 	if p != nil {
-		return ""
+		return "", ""
 	}
 	var c struct {
 		Metadata struct {
@@ -372,22 +373,7 @@ func reportSchemaVersion(md []byte) string {
 		} `json:"metadata"`
 	}
 	if json.Unmarshal(raw, &c) != nil {
-		return ""
+		return "", ""
 	}
-	return c.Metadata.SchemaVersion
-}
-
-// reportModel reads metadata.model of a report.
-func reportModel(md []byte) string {
-	raw, p := ExtractComment(md)
-	if p != nil {
-		return ""
-	}
-	var c struct {
-		Metadata struct {
-			Model string `json:"model"`
-		} `json:"metadata"`
-	}
-	_ = json.Unmarshal(raw, &c)
-	return c.Metadata.Model
+	return c.Metadata.SchemaVersion, c.Metadata.Model
 }
