@@ -292,6 +292,15 @@ func TestGlob(t *testing.T) {
 		{"./研修/*.md", "研修/a.md", true},
 		// NFD (as macOS writes names) matches an NFC pattern.
 		{"手順/ガイド.md", "手順/\u30ab\u3099イド.md", true},
+		{"**/**/a/**/b.md", "x/a/y/z/b.md", true},
+		{"**/a/**/b.md", "x/y/z/b.md", false},
+		{"a/**", "a", false},
+		{"a/**/**", "a/b", true},
+		// Many "**" against a deep path: each pair of segments is tried
+		// once (this took longer than any test timeout when the "**"
+		// were tried by backtracking).
+		{strings.Repeat("**/", 40) + "x.md", strings.Repeat("d/", 30) + "y.md", false},
+		{strings.Repeat("**/", 40) + "x.md", strings.Repeat("d/", 30) + "x.md", true},
 	}
 	for _, tt := range tests {
 		g, err := compileGlob(tt.pattern)

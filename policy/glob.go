@@ -81,43 +81,38 @@ func (g glob) match(p string) bool {
 	if g.literal {
 		return p == g.key
 	}
-	return matchPath(g.segs, p, false)
+	return matchPath(g.segs, p)
 }
 
-// matchPath matches pattern segments against the rest of a path, p; end
-// says no segment is left.
-func matchPath(pat []string, p string, end bool) bool {
-	for len(pat) > 0 {
-		if pat[0] == "**" {
-			for {
-				if matchPath(pat[1:], p, end) {
-					return true
-				}
-				if end {
-					return false
-				}
-				if i := strings.IndexByte(p, '/'); i >= 0 {
-					p = p[i+1:]
-				} else {
-					p, end = "", true
-				}
+// matchPath reports whether the pattern segments match the path p,
+// segment by segment. A "**" matches any number of segments: the match is
+// computed over (pattern segment, path segment) pairs, each once, so that
+// patterns with many "**" cost the product of the two lengths, not an
+// exponent of it.
+func matchPath(pat []string, p string) bool {
+	segs := strings.Split(p, "/")
+	// ok[j] says whether pat[i:] matches segs[j:], for the i of the loop,
+	// from the last pattern segment back to the first.
+	ok := make([]bool, len(segs)+1)
+	ok[len(segs)] = true // the empty pattern matches only the empty rest
+	next := make([]bool, len(segs)+1)
+	for i := len(pat) - 1; i >= 0; i-- {
+		next, ok = ok, next
+		if pat[i] == "**" {
+			// ** matches segs[j:k] for any k ≥ j.
+			ok[len(segs)] = next[len(segs)]
+			for j := len(segs) - 1; j >= 0; j-- {
+				ok[j] = next[j] || ok[j+1]
 			}
+			continue
 		}
-		if end {
-			return false
+		ok[len(segs)] = false
+		for j := len(segs) - 1; j >= 0; j-- {
+			m, _ := path.Match(pat[i], segs[j])
+			ok[j] = m && next[j+1]
 		}
-		seg := p
-		if i := strings.IndexByte(p, '/'); i >= 0 {
-			seg, p = p[:i], p[i+1:]
-		} else {
-			p, end = "", true
-		}
-		if ok, _ := path.Match(pat[0], seg); !ok {
-			return false
-		}
-		pat = pat[1:]
 	}
-	return end
+	return ok[0]
 }
 
 // anyMatch reports whether one of the globs matches p.

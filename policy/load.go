@@ -25,6 +25,11 @@ const (
 // maxFileSize bounds a policy file; a larger one is refused as invalid.
 const maxFileSize = 4 << 20
 
+// maxDepth bounds how deeply a policy file's JSON nests (its schemas nest
+// four levels). Checked before anything is decoded, so that a small file
+// of nested brackets cannot make decoding or validation big.
+const maxDepth = 32
+
 // PreferencesPath and CurrentnessPath return where the policy files of a
 // source root are.
 func PreferencesPath(root string) string { return filepath.Join(root, Dir, PreferencesFile) }
@@ -154,6 +159,12 @@ func decode(code, file string, s *schema, data []byte) (any, []byte, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, nil, &Error{Code: code, File: file, Problem: "the file is empty", Fix: s.fix("")}
 	}
+	if off := tooDeep(data, maxDepth); off >= 0 {
+		line, col := lineCol(data, off)
+		return nil, nil, &Error{Code: code, File: file, Line: line, Column: col,
+			Problem: fmt.Sprintf("the JSON nests more than %d levels deep", maxDepth),
+			Fix:     "check that it is the right file; " + s.fix("")}
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	if err := walkJSON(dec, nil); err != nil {
@@ -185,6 +196,34 @@ func decodeValid(code, file string, s *schema, data []byte, v any) error {
 		return &Error{Code: code, File: file, Problem: "cannot decode: " + err.Error(), Fix: "see docs/policies.md"}
 	}
 	return nil
+}
+
+// tooDeep returns the offset of the first bracket that opens a level
+// deeper than limit, outside strings; -1 when there is none.
+func tooDeep(data []byte, limit int) int {
+	depth, inString, escaped := 0, false, false
+	for i, c := range data {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '{' || c == '[':
+			if depth++; depth > limit {
+				return i
+			}
+		case c == '}' || c == ']':
+			depth--
+		}
+	}
+	return -1
 }
 
 // dupKeyError is a key that occurs twice in one object.

@@ -364,6 +364,14 @@ func (s *schema) validate(code, file string, inst any) error {
 			e.Problem = fmt.Sprintf("the list has %d items, at least %d are needed", n, int(want))
 		}
 		e.Fix = s.fix(frag)
+	case "maxItems":
+		n := 0
+		if l, ok := got.([]any); ok {
+			n = len(l)
+		}
+		want, _ := node["maxItems"].(float64)
+		e.Problem = fmt.Sprintf("the list has %d items, at most %d are read", n, int(want))
+		e.Fix = "merge or remove items (a pattern such as \"研修/2024/*.md\" covers many files)"
 	case "minLength":
 		e.Problem = "the text is empty"
 		e.Fix = s.fix(frag)
