@@ -25,6 +25,7 @@ import (
 	"github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
 	bindex "github.com/blevesearch/bleve_index_api"
+	bolt "go.etcd.io/bbolt"
 
 	"lwr/analyzer"
 	"lwr/analyzer/edition"
@@ -216,7 +217,7 @@ func (ix *Index) openWriter(ctx context.Context) error {
 
 	dir := ix.opts.bleveDir()
 	if _, err := os.Stat(dir); err == nil {
-		b, err := bleve.OpenUsing(dir, map[string]any{"bolt_timeout": ix.opts.LockTimeout.String()})
+		b, err := openBleve(dir, map[string]any{"bolt_timeout": ix.opts.LockTimeout.String()}, ix.opts.LockTimeout)
 		switch {
 		case err == nil:
 			ix.b = b
@@ -314,8 +315,23 @@ func setAside(p string) error {
 	return nil
 }
 
+// openBleve opens a Bleve index after checking its root.bolt; bbolt's
+// panics are errors.
+func openBleve(dir string, config map[string]any, timeout time.Duration) (b bleve.Index, err error) {
+	if err := checkRootBolt(dir, bolt.Options{Timeout: timeout}); err != nil {
+		return nil, err
+	}
+	err = guardBolt(func() (err error) {
+		b, err = bleve.OpenUsing(dir, config)
+		return err
+	})
+	return b, err
+}
+
+// isTimeout reports a lock another process holds on a bbolt file (Bleve
+// says "timeout").
 func isTimeout(err error) bool {
-	return err != nil && strings.Contains(err.Error(), "timeout")
+	return err != nil && (errors.Is(err, ErrLocked) || strings.Contains(err.Error(), "timeout"))
 }
 
 // OpenReader opens an existing index for searching, sharing it with other
@@ -336,7 +352,7 @@ func OpenReader(ctx context.Context, opts Options) (*Index, error) {
 	if err != nil {
 		return nil, err
 	}
-	b, err := bleve.OpenUsing(opts.bleveDir(), map[string]any{"read_only": true, "bolt_timeout": opts.LockTimeout.String()})
+	b, err := openBleve(opts.bleveDir(), map[string]any{"read_only": true, "bolt_timeout": opts.LockTimeout.String()}, opts.LockTimeout)
 	if err != nil {
 		lk.release()
 		if isTimeout(err) {

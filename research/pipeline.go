@@ -379,6 +379,9 @@ func searchWebPhase(ctx context.Context, opts Options, r *Report) {
 			case err != nil:
 				log.Warn("web cache: treated as a miss", "err", err)
 				r.Web.Cache = "error"
+			case hit.Damaged != "":
+				log.Warn("web cache: " + hit.Damaged)
+				r.Web.Cache = "error"
 			case hit.Found && hit.Result != nil:
 				res = hit.Result
 				r.Web.Cache = "hit"

@@ -185,8 +185,23 @@ func OpenCache(dir, name string, opts CacheOptions) (*Cache, error) {
 
 // open opens the bbolt file and checks it; it sets c.db on success.
 func (c *Cache) open() error {
-	bopts := &bolt.Options{Timeout: c.opts.Timeout, ReadOnly: c.opts.ReadOnly, OpenFile: openNoFollow}
-	db, err := bolt.Open(c.path, 0o600, bopts)
+	// bbolt panics on some damage while it opens (a garbled freelist
+	// page) and leaves its file open and locked: guard the open and close
+	// the file if it panicked.
+	var file *os.File
+	bopts := &bolt.Options{Timeout: c.opts.Timeout, ReadOnly: c.opts.ReadOnly, OpenFile: func(name string, flag int, perm os.FileMode) (*os.File, error) {
+		f, err := openNoFollow(name, flag, perm)
+		file = f
+		return f, err
+	}}
+	var db *bolt.DB
+	err := guard(func() (err error) {
+		db, err = bolt.Open(c.path, 0o600, bopts)
+		return err
+	})
+	if errors.Is(err, ErrCacheCorrupt) && db == nil && file != nil {
+		file.Close()
+	}
 	if err != nil {
 		var pe *fs.PathError
 		switch {
@@ -195,6 +210,8 @@ func (c *Cache) open() error {
 		case isSymlinkOpenError(err):
 			return fmt.Errorf("open web cache %s: %w: it is a symbolic link", c.path, ErrCacheUnsafe)
 		case errors.As(err, &pe) && (errors.Is(err, fs.ErrPermission) || errors.Is(err, fs.ErrNotExist)):
+			return fmt.Errorf("open web cache %s: %w", c.path, err)
+		case errors.Is(err, ErrCacheCorrupt):
 			return fmt.Errorf("open web cache %s: %w", c.path, err)
 		}
 		return fmt.Errorf("open web cache %s: %w: %v", c.path, ErrCacheCorrupt, err)
@@ -340,6 +357,9 @@ func (c *Cache) Close() error {
 type Hit struct {
 	// Found is false for a miss (none, expired, or unreadable).
 	Found bool
+	// Damaged says, for a miss, that the query's entry could not be read:
+	// a sentence to show as a warning.
+	Damaged string
 	// Negative marks a remembered error or empty result: do not search
 	// again, treat the web as empty.
 	Negative bool
@@ -376,8 +396,12 @@ func (c *Cache) Get(req Request) (Hit, error) {
 	if val == nil {
 		return Hit{}, nil
 	}
+	damaged := Hit{Damaged: fmt.Sprintf("the web cache entry of this query in %s is damaged and was treated as a miss; lwr web cache cleanup removes it", c.path)}
 	rec, data, ok := decodeRecord(val)
-	if !ok || rec.Query != normalizeQuery(req.Query) || rec.Intent != req.Intent ||
+	if !ok {
+		return damaged, nil
+	}
+	if rec.Query != normalizeQuery(req.Query) || rec.Intent != req.Intent ||
 		rec.MaxResults != req.MaxResults || rec.Locale != req.Locale {
 		return Hit{}, nil
 	}
@@ -396,7 +420,7 @@ func (c *Cache) Get(req Request) (Hit, error) {
 	}
 	var res Result
 	if err := json.Unmarshal(data, &res); err != nil {
-		return Hit{}, nil
+		return damaged, nil
 	}
 	if res.Entries == nil {
 		res.Entries = []Entry{}

@@ -228,8 +228,8 @@ func TestCacheUnreadableEntryIsAMissAndCleanedUp(t *testing.T) {
 	})
 	db.Close()
 	c = openCache(t, dir, clk)
-	if hit, err := c.Get(req); err != nil || hit.Found {
-		t.Errorf("unreadable entry: %+v, %v; want a miss", hit, err)
+	if hit, err := c.Get(req); err != nil || hit.Found || !strings.Contains(hit.Damaged, "damaged") {
+		t.Errorf("unreadable entry: %+v, %v; want a miss that says the entry is damaged", hit, err)
 	}
 	if st, _ := c.Stats(); st.Unreadable != 1 {
 		t.Errorf("stats %+v; want 1 unreadable", st)

@@ -312,6 +312,9 @@ func runWebCacheGet(_ context.Context, opts webCacheGetOptions, g *globalOptions
 	}
 	defer c.Close()
 	hit, err := c.Get(req)
+	if err == nil && hit.Damaged != "" {
+		err = errors.New(hit.Damaged)
+	}
 	if err != nil || !hit.Found {
 		return miss(err)
 	}

@@ -1,6 +1,8 @@
 // Package configtest gives tests what lwr reads of its environment: temp
-// folders, and an environment with its own home, cache and configuration
-// folders, so that no test reads or writes the user's.
+// folders, an environment with its own home, cache and configuration
+// folders, so that no test reads or writes the user's, and the damage
+// lwr's bbolt files (the manifest, Bleve's root, the web cache) are found
+// in.
 package configtest
 
 import (

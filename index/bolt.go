@@ -1,0 +1,104 @@
+package index
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+
+	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
+)
+
+// errDamaged marks a bbolt file (the manifest, Bleve's root.bolt) that
+// cannot be read: truncated, garbled, or panicking when read.
+var errDamaged = errors.New("the file is damaged")
+
+// openBolt opens a bbolt file. bbolt panics on some damage while it opens
+// (a garbled freelist page) and then leaves its file open and locked;
+// openBolt recovers, closes the file and returns errDamaged, as it does
+// for a file shorter than its data (which would fault when read) and,
+// when full, for what bbolt's own consistency check finds.
+func openBolt(p string, opts bolt.Options, full bool) (*bolt.DB, error) {
+	var file *os.File
+	opts.OpenFile = func(name string, flag int, perm os.FileMode) (*os.File, error) {
+		f, err := os.OpenFile(name, flag, perm)
+		file = f
+		return f, err
+	}
+	var db *bolt.DB
+	err := guardBolt(func() (err error) {
+		db, err = bolt.Open(p, 0o600, &opts)
+		return err
+	})
+	switch {
+	case err == nil:
+	case errors.Is(err, berrors.ErrTimeout):
+		return nil, ErrLocked
+	case errors.Is(err, errDamaged):
+		if db == nil && file != nil {
+			file.Close()
+		}
+		return nil, err
+	case errors.Is(err, berrors.ErrInvalid), errors.Is(err, berrors.ErrChecksum), errors.Is(err, berrors.ErrVersionMismatch), errors.Is(err, berrors.ErrInvalidMapping):
+		return nil, fmt.Errorf("%w: %v", errDamaged, err)
+	default:
+		return nil, err
+	}
+	if err := checkBolt(db, p, full); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+// checkBolt finds truncation and, when full, the damage bbolt's
+// consistency check finds.
+func checkBolt(db *bolt.DB, p string, full bool) error {
+	st, err := os.Stat(p)
+	if err != nil {
+		return err
+	}
+	return guardBolt(func() error {
+		return db.View(func(tx *bolt.Tx) error {
+			if tx.Size() > st.Size() {
+				return fmt.Errorf("%w: it is %d bytes, its data needs %d (truncated)", errDamaged, st.Size(), tx.Size())
+			}
+			if !full {
+				return nil
+			}
+			for err := range tx.Check() {
+				return fmt.Errorf("%w: %v", errDamaged, err)
+			}
+			return nil
+		})
+	})
+}
+
+// checkRootBolt checks Bleve's root.bolt in full before Bleve opens it:
+// Bleve's open cannot be made to release a file bbolt panicked on.
+func checkRootBolt(bleveDir string, opts bolt.Options) error {
+	p := filepath.Join(bleveDir, "store", "root.bolt")
+	if _, err := os.Stat(p); err != nil {
+		return nil // Bleve says what is missing
+	}
+	opts.ReadOnly = true
+	db, err := openBolt(p, opts, true)
+	if err != nil {
+		return fmt.Errorf("%s: %w", p, err)
+	}
+	return db.Close()
+}
+
+// guardBolt runs f, turning a panic or a memory fault inside bbolt (a
+// damaged file read through mmap) into errDamaged.
+func guardBolt(f func() error) (err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%w: %v", errDamaged, r)
+		}
+	}()
+	return f()
+}

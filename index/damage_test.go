@@ -1,0 +1,86 @@
+package index
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"lwr/config/configtest"
+)
+
+// TestDamagedBoltFiles damages the manifest and Bleve's root.bolt in each
+// way bbolt files are found damaged: a reader never panics (it opens a
+// sound index or asks for a rebuild) and the next build sets the damage
+// aside and indexes every file again.
+func TestDamagedBoltFiles(t *testing.T) {
+	for _, file := range []string{"manifest.db", filepath.Join("bleve", "store", "root.bolt")} {
+		for _, kind := range configtest.BoltDamage {
+			t.Run(filepath.Base(file)+"/"+kind, func(t *testing.T) {
+				files := map[string]string{}
+				for k, v := range baseTree {
+					files[k] = v
+				}
+				for i := range 40 {
+					files[fmt.Sprintf("追加/メモ%02d.md", i)] = fmt.Sprintf("# メモ%d\n\n会議室の予約は前日まで。番号 %d。\n", i, i)
+				}
+				root := tree(t, files)
+				dir := configtest.TempDir(t)
+				ix := openTest(t, root, dir)
+				mustBuild(t, ix, BuildOptions{})
+				// Rewrite half the files so that both bbolt files have
+				// freed pages (a freelist) as they do after use.
+				for i := range 20 {
+					p := filepath.Join(root, "追加", fmt.Sprintf("メモ%02d.md", i))
+					if err := os.WriteFile(p, []byte(fmt.Sprintf("# メモ%d\n\n書き換えた。番号 %d。\n", i, i)), 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+				mustBuild(t, ix, BuildOptions{})
+				ix.Close()
+				configtest.DamageBolt(t, filepath.Join(dir, file), kind)
+
+				func() {
+					defer func() {
+						if r := recover(); r != nil {
+							t.Fatalf("reader panicked: %v", r)
+						}
+					}()
+					r, err := OpenReader(context.Background(), testOptions(root, dir))
+					if err != nil {
+						if !errors.Is(err, ErrNeedsRebuild) {
+							t.Errorf("reader: %v, want ErrNeedsRebuild", err)
+						}
+						return
+					}
+					defer r.Close()
+					pq, _ := ParseQuery("有給休暇")
+					if _, err := r.Search(context.Background(), pq, SearchOptions{}); err != nil {
+						t.Logf("search of a damaged index: %v", err)
+					}
+				}()
+
+				var ix2 *Index
+				func() {
+					defer func() {
+						if r := recover(); r != nil {
+							t.Fatalf("writer panicked: %v", r)
+						}
+					}()
+					ix2 = openTest(t, root, dir)
+				}()
+				st := mustBuild(t, ix2, BuildOptions{})
+				if st.Files != len(files) {
+					t.Errorf("after the damage: %d files indexed, want %d (%+v)", st.Files, len(files), st)
+				}
+				if got := paths(find(t, ix2, "有給休暇", SearchOptions{})); !slices.Equal(got, []string{"規程/就業規則.md"}) {
+					t.Errorf("search after the damage: %v", got)
+				}
+				ix2.Close()
+			})
+		}
+	}
+}
