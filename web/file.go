@@ -40,14 +40,15 @@ func (p *File) Search(ctx context.Context, req Request) (Response, error) {
 	if err := ctx.Err(); err != nil {
 		return Response{}, err
 	}
+	// Stat before opening: opening a FIFO blocks until something writes.
+	if st, err := os.Stat(p.path); err == nil && !st.Mode().IsRegular() {
+		return Response{}, fmt.Errorf("the web results file %s is not a regular file (a folder, pipe or device); give a JSON file", p.path)
+	}
 	f, err := os.Open(p.path)
 	if err != nil {
 		return Response{}, fmt.Errorf("read web results file: %w", err)
 	}
 	defer f.Close()
-	if st, err := f.Stat(); err == nil && !st.Mode().IsRegular() {
-		return Response{}, fmt.Errorf("read web results file %s: not a regular file", p.path)
-	}
 	data, err := io.ReadAll(io.LimitReader(f, p.maxBytes+1))
 	if err != nil {
 		return Response{}, fmt.Errorf("read web results file %s: %w", p.path, err)

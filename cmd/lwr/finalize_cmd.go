@@ -119,7 +119,10 @@ func runFinalize(ctx context.Context, opts finalizeOptions, g *globalOptions, ou
 	if err != nil {
 		return fail(err)
 	}
-	md, err := readLimited(g.stdin, opts.markdown, maxReport)
+	md, err := readInput(ctx, g.stdin, opts.markdown, maxReport)
+	if ctx.Err() != nil {
+		return fail(ctx.Err())
+	}
 	if err != nil {
 		return fail(usagef("--markdown: %v", err))
 	}

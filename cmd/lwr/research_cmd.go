@@ -200,7 +200,10 @@ func runResearch(ctx context.Context, opts researchOptions, g *globalOptions, ou
 	case opts.skipWeb:
 		ro.Web, ro.Cache = nil, nil
 	case opts.webResults != "":
-		data, err := readLimited(g.stdin, opts.webResults, web.DefaultFileMaxBytes)
+		data, err := readInput(ctx, g.stdin, opts.webResults, web.DefaultFileMaxBytes)
+		if ctx.Err() != nil {
+			return fail(ctx.Err())
+		}
 		if err != nil {
 			return fail(usagef("--web-results: %v", err))
 		}

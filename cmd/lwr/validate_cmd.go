@@ -64,13 +64,16 @@ func (g *globalOptions) sources(cfg config.Config) (*report.Sources, error) {
 	return &report.Sources{Root: cfg.SourceRoot, Rules: ix.Rules}, nil
 }
 
-func runValidate(_ context.Context, opts validateOptions, g *globalOptions, out io.Writer, file string) error {
+func runValidate(ctx context.Context, opts validateOptions, g *globalOptions, out io.Writer, file string) error {
 	problem := func(err error) error {
 		line, _ := json.Marshal(report.Problem{Code: "unreadable", Message: sentence(err)})
 		fmt.Fprintln(g.stderr, string(line))
 		return reportedError{err}
 	}
-	data, err := readLimited(g.stdin, file, maxReport)
+	data, err := readInput(ctx, g.stdin, file, maxReport)
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
 	if err != nil {
 		return problem(err)
 	}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -389,7 +388,7 @@ type cacheSetOutput struct {
 // maxCacheData bounds the JSON a cache set reads.
 const maxCacheData = 8 << 20
 
-func runWebCacheSet(_ context.Context, opts webCacheSetOptions, g *globalOptions, out io.Writer) error {
+func runWebCacheSet(ctx context.Context, opts webCacheSetOptions, g *globalOptions, out io.Writer) error {
 	if err := opts.Check(); err != nil {
 		return err
 	}
@@ -405,16 +404,25 @@ func runWebCacheSet(_ context.Context, opts webCacheSetOptions, g *globalOptions
 		writeJSONLine(out, o)
 		return nil
 	}
+	// Bad input is the caller's to fix: the same JSON, and exit 2. A
+	// cache that cannot be written is not: the answer says so, exit 0.
+	badInput := func(msg string) error {
+		answer(cacheSetOutput{Status: "error", Message: msg})
+		return reportedError{usageError{msg}}
+	}
 	data := []byte(opts.data)
 	if opts.dataFile != "" {
-		data, err = readLimited(g.stdin, opts.dataFile, maxCacheData)
+		data, err = readInput(ctx, g.stdin, opts.dataFile, maxCacheData)
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
 		if err != nil {
-			return answer(cacheSetOutput{Status: "error", Message: sentence(err)})
+			return badInput(sentence(fmt.Errorf("--data-file: %w", err)))
 		}
 	}
 	res, err := web.Import(req, data, "agent", web.Options{Logger: g.logger()})
 	if err != nil {
-		return answer(cacheSetOutput{Status: "error", Message: sentence(fmt.Errorf("invalid JSON in --data: %w", err))})
+		return badInput(sentence(fmt.Errorf("invalid JSON in --data: %w", err)))
 	}
 	negative := opts.negative || res.Status == web.StatusEmpty || res.Status == web.StatusError
 	c, err := web.OpenCache(cfg.CacheDir, cfg.Web.CacheFile, web.CacheOptions{Timeout: web.DefaultCacheLockTimeout, Logger: g.logger()})
@@ -433,27 +441,6 @@ func runWebCacheSet(_ context.Context, opts webCacheSetOptions, g *globalOptions
 	n := len(res.Entries)
 	return answer(cacheSetOutput{Status: "ok", Path: c.Path(), Negative: &negative, Key: web.CacheKey(req), Results: &n,
 		Verdict: res.Verdict, Flags: &res.Flags, Warnings: c.Warnings()})
-}
-
-// readLimited reads a file, or standard input for "-", of at most max bytes.
-func readLimited(stdin io.Reader, name string, max int64) ([]byte, error) {
-	r := stdin
-	if name != "-" {
-		f, err := os.Open(name)
-		if err != nil {
-			return nil, err
-		}
-		defer f.Close()
-		r = f
-	}
-	data, err := io.ReadAll(io.LimitReader(r, max+1))
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", name, err)
-	}
-	if int64(len(data)) > max {
-		return nil, fmt.Errorf("read %s: more than %d bytes", name, max)
-	}
-	return data, nil
 }
 
 // webCacheCleanupOptions are the flags of `lwr web cache cleanup`.

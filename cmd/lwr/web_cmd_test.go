@@ -159,7 +159,9 @@ func TestWebCacheCommands(t *testing.T) {
 	if m := cacheRun(t, env, "get", "--query", "なし"); m["hit"] != true || m["negative"] != true {
 		t.Errorf("negative get: %v", m)
 	}
-	if m := cacheRun(t, env, "set", "--query", "x", "--data", "{not json"); m["status"] != "error" || !strings.Contains(m["message"].(string), "invalid JSON") {
+	if stdout, _, code := run(t, env, "web", "cache", "set", "--query", "x", "--data", "{not json"); code != exitUsage {
+		t.Errorf("invalid --data: exit %d, want %d", code, exitUsage)
+	} else if m := decodeJSON(t, stdout); m["status"] != "error" || !strings.Contains(m["message"].(string), "invalid JSON") {
 		t.Errorf("invalid data: %v", m)
 	}
 
