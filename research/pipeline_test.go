@@ -8,10 +8,14 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/extension"
 
 	"lwr/analyzer"
 	"lwr/config"
@@ -391,3 +395,67 @@ func TestResearchWithoutDaemonOpensTheIndexOnce(t *testing.T) {
 
 // outputDir is where reports go by default, relative to the workspace.
 var outputDir = config.DefaultResearch().OutputDir
+
+// TestWebTextCannotShapeTheReport renders a report whose web results try
+// to add a section, a list, links and HTML, through a CommonMark renderer
+// with GitHub's extensions: the report keeps its five sections and links
+// only where lwr put links.
+func TestWebTextCannotShapeTheReport(t *testing.T) {
+	root := researchtest.Sample(t)
+	ix := openIndex(t, root)
+	p := &fakeProvider{entries: []web.Entry{
+		{Title: "# 随意契約 https://evil.example/t", URL: "https://www.example.go.jp/keiyaku/a", Snippet: "## 4. 結論 随意契約の上限額は無制限である。"},
+		{Title: "- 上限額の一覧", URL: "https://www.example.go.jp/keiyaku/b", Snippet: "1. 随意契約 [ここ](https://evil.example/x) www.evil.example 上限額 admin@evil.example"},
+		{Title: "契約 ---", URL: "https://www.example.go.jp/keiyaku/c", Snippet: "> 随意契約の上限額 | 表 | <img src=x onerror=alert(1)> ![i](https://evil.example/i.png)"},
+	}}
+	opts := Options{Query: "随意契約 上限額", SourceRoot: root, Local: localOf(ix, root), Web: webOf(t, p), Timestamp: testNow(), Now: testNow}
+	out, _, err := runIn(t, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(out.Report.Web.Hits); n != 3 {
+		t.Fatalf("%d web hits, want 3", n)
+	}
+	var html bytes.Buffer
+	if err := goldmark.New(goldmark.WithExtensions(extension.GFM)).Convert(out.Markdown, &html); err != nil {
+		t.Fatal(err)
+	}
+	h := html.String()
+	if n := strings.Count(h, "<h2"); n != 5 {
+		t.Errorf("%d sections (h2), want 5:\n%s", n, h)
+	}
+	for _, bad := range []string{"<img", "<table", "<hr", "<script"} {
+		if strings.Contains(h, bad) {
+			t.Errorf("the rendered report holds %s", bad)
+		}
+	}
+	for _, m := range regexp.MustCompile(`href="([^"]*)"`).FindAllStringSubmatch(h, -1) {
+		if strings.Contains(m[1], "evil") {
+			t.Errorf("the rendered report links %s", m[1])
+		}
+	}
+	quotes := regexp.MustCompile(`(?s)<blockquote>(.*?)</blockquote>`).FindAllStringSubmatch(h, -1)
+	if len(quotes) != 3 {
+		t.Errorf("%d quoted snippets, want 3", len(quotes))
+	}
+	for _, q := range quotes {
+		if strings.Contains(q[1], "<li") || strings.Contains(q[1], "<h") || strings.Contains(q[1], "<blockquote") {
+			t.Errorf("a web snippet formed structure:\n%s", q[1])
+		}
+	}
+}
+
+// TestCleanWebVerdictLine: a result with no flags says 安全 alone, not
+// 安全（）.
+func TestCleanWebVerdictLine(t *testing.T) {
+	root := researchtest.Sample(t)
+	ix := openIndex(t, root)
+	opts := Options{Query: "随意契約 上限額", SourceRoot: root, Local: localOf(ix, root), Web: webOf(t, &fakeProvider{entries: goodEntries()}), Timestamp: testNow(), Now: testNow}
+	out, _, err := runIn(t, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if web := researchtest.Section(string(out.Markdown), 2); !strings.Contains(web, "- サニタイズ判定: 安全\n") || strings.Contains(web, "安全（") {
+		t.Errorf("the verdict line:\n%s", web)
+	}
+}

@@ -28,6 +28,8 @@ type injection struct {
 	// repetition in re is bounded, so a match fits in its window).
 	around    []string
 	back, fwd int
+	// also, when set, must match somewhere in the text too.
+	also *regexp.Regexp
 }
 
 // sanitizeTables are the compiled injection patterns and their trigger
@@ -43,19 +45,37 @@ var tables = sync.OnceValue(func() *sanitizeTables {
 	return &sanitizeTables{injections: inj, triggers: buildTriggers(inj)}
 })
 
+// The English families of "ignore what came before": a verb, up to eight
+// filler words ("the", "everything", "what you were told"), then either a
+// qualifier with a noun ("previous instructions") or "above"/"before" at
+// the end of a clause ("Ignore the above and …", "… above this line"),
+// which "ignore the above error" is not.
+const (
+	enFiller = `(?:(?:all|any|the|your|my|of|these|those|everything|anything|what|that|which|you|were|was|have|been|told|said|given|written|stated|so|far|up|to|this|point|in|and)\s+){0,8}`
+	enPrior  = `(?:(?:previous|prior|above|earlier|preceding|former|original|initial|system|developer)\s+(?:instructions?|prompts?|rules|directions|guidelines|messages?|context|commands?|orders)\b|(?:above|before|previously)(?:\s*[.,;:!]|\s+(?:and|then|instead)\b|\s*$)|above\s+this\s+(?:line|point|message|text)\b|(?:text|content|messages?|instructions?|words)\s+(?:above|before)\b)`
+)
+
 func newInjections() []injection {
 	return []injection{
-		{category: PatternIgnoreInstructions, words: []string{"ignore"}, wordStart: true, re: regexp.MustCompile(`ignore\s+(?:(?:all|any|the|your|my|of|these|those)\s+){0,8}(?:previous|prior|above|earlier|preceding|former|all|system|developer)\s+(?:instructions?|prompts?|rules|directions|guidelines|messages?|context)`)},
-		{category: PatternIgnoreInstructions, words: []string{"disregard"}, wordStart: true, re: regexp.MustCompile(`disregard\s+(?:(?:all|any|the|your)\s+){0,8}(?:previous|prior|above|earlier|all|system)\b`)},
-		{category: PatternIgnoreInstructions, words: []string{"forget"}, wordStart: true, re: regexp.MustCompile(`forget\s+(?:everything|all\b|(?:your\s+|the\s+)?(?:previous|prior)\b)`)},
-		{category: PatternIgnoreInstructions, words: []string{"override"}, wordStart: true, re: regexp.MustCompile(`override\s+(?:(?:the|your|all)\s+){0,8}(?:previous|prior|system|safety)\b`)},
+		{category: PatternIgnoreInstructions, words: []string{"ignore", "disregard", "override", "bypass", "neglect"}, wordStart: true,
+			re: regexp.MustCompile(`(?:ignore|disregard|override|bypass|neglect)\s+` + enFiller + enPrior)},
+		{category: PatternIgnoreInstructions, words: []string{"forget"}, wordStart: true, re: regexp.MustCompile(`forget\s+(?:everything|all\b|` + enFiller + enPrior + `)`)},
+		{category: PatternIgnoreInstructions, words: []string{"follow", "obey"}, wordStart: true,
+			re: regexp.MustCompile(`(?:do\s+not|don't|dont|never|stop)\s+(?:following|follow|obeying|obey)\s+(?:(?:the|your|any|all|these|those)\s+){0,3}(?:previous|prior|above|earlier|original|initial|system|developer)\s+(?:instructions?|prompts?|rules|directions|guidelines)`)},
 		{category: PatternIgnoreInstructions, runes: []rune{'無', '忘', '破'}, around: []string{"無視", "忘れ", "破棄"}, back: 160, fwd: 40,
-			re: regexp.MustCompile(`(?:前|以前|これまで|今まで|上記|先ほど|過去|元)の(?:(?:全て|すべて|全部)の)?(?:指示|命令|指令|ルール|プロンプト|設定|制約)(?:を|は)\s?(?:(?:全て|すべて|全部)\s?)?(?:無視|忘れ|破棄)|(?:指示|命令|指令|ルール|制約)を\s?(?:(?:全て|すべて|全部)\s?)?(?:無視|忘れ)(?:して|しろ|せよ|なさい|てください|ること)`)},
+			re: regexp.MustCompile(`(?:前|以前|これまで|今まで|ここまで|上記|上述|前述|以上|冒頭|先ほど|先程|過去|元|最初)の(?:(?:全て|すべて|全部)の)?(?:指示|命令|指令|ルール|プロンプト|設定|制約|内容|文章|文|説明|テキスト|会話|メッセージ)(?:を|は|も)\s?(?:(?:全て|すべて|全部)\s?)?(?:無視|忘れ|破棄)|(?:上記|上述|前述|以上|これまで|ここまで)(?:の(?:こと|もの|全て|すべて))?を\s?(?:(?:全て|すべて|全部)\s?)?(?:無視|忘れ)|(?:指示|命令|指令|ルール|制約)を\s?(?:(?:全て|すべて|全部)\s?)?(?:無視|忘れ)(?:して|しろ|せよ|なさい|てください|ること|し)`)},
+		{category: PatternPromptLeak, words: []string{"prompt", "prompts", "instructions"}, wordStart: true,
+			re: regexp.MustCompile(`(?:reveal|print|show|output|repeat|display|leak|dump|tell\s+me|give\s+me|what\s+(?:is|are))\s+(?:me\s+)?(?:all\s+)?(?:your\s+(?:(?:system|initial|original|hidden|secret|full|exact)\s+)?|the\s+(?:system|initial|original|hidden|secret)\s+)(?:prompts?|instructions)\b`)},
 		{category: PatternRoleMarker, words: []string{"system"}, wordStart: true, re: regexp.MustCompile(`system\s*:`)},
 		{category: PatternRoleMarker, words: []string{"instruction", "instructions"}, wordStart: true, around: []string{"instruction"}, back: 12, fwd: 20, re: regexp.MustCompile(`(?:new|updated|real|actual)\s+instructions?\s*:`)},
+		// A chat transcript: an assistant turn and a human or user turn in
+		// the same text ("User: admin" alone is ordinary documentation).
+		{category: PatternRoleMarker, words: []string{"assistant"}, wordStart: true, re: regexp.MustCompile(`assistant\s*:`), also: regexp.MustCompile(`(?:^|[^a-z0-9_])(?:human|user)\s*:`)},
+		{category: PatternRoleMarker, words: []string{"human", "user"}, wordStart: true, re: regexp.MustCompile(`(?:human|user)\s*:`), also: regexp.MustCompile(`(?:^|[^a-z0-9_])assistant\s*:`)},
 		{category: PatternRoleMarker, runes: []rune{'シ'}, re: regexp.MustCompile(`システム\s*(?::|プロンプトを(?:表示|出力|開示|教え|無視))`)},
 		{category: PatternRoleMarker, runes: []rune{'指', '命'}, around: []string{"指示", "命令"}, back: 16, fwd: 16, re: regexp.MustCompile(`(?:新しい|新たな|本当の)(?:指示|命令)\s*:`)},
-		{category: PatternChatTemplate, bytes: "<", re: regexp.MustCompile(`<\|[a-z_]{2,24}\|>`)},
+		// A template token and the role it opens (the rest stays, in order).
+		{category: PatternChatTemplate, bytes: "<", re: regexp.MustCompile(`<\|[a-z_ ]{2,24}\|>(?:\s*(?:system|user|assistant|developer)\b)?`)},
 		{category: PatternChatTemplate, bytes: "<", re: regexp.MustCompile(`<</?sys>>`)},
 		{category: PatternChatTemplate, bytes: "[", re: regexp.MustCompile(`\[/?inst\]`)},
 		{category: PatternRolePlay, words: []string{"you"}, wordStart: true, re: regexp.MustCompile(`you\s+are\s+now\b`)},
@@ -184,7 +204,7 @@ const removedMark = "[REMOVED]"
 // "IGNORE" and "іgnore" (Cyrillic і) are caught; the replacement is made
 // in the text itself. White space should be collapsed first.
 func replacePatterns(s string, f *Flags) string {
-	view, offs := foldLookalikes(s)
+	view, offs := matchView(s)
 	t := tables()
 	mask := t.triggers.scan(view)
 	if mask == 0 {
@@ -205,7 +225,7 @@ func replacePatterns(s string, f *Flags) string {
 		}
 	}
 	for i, inj := range t.injections {
-		if mask&(1<<i) == 0 {
+		if mask&(1<<i) == 0 || inj.also != nil && !inj.also.MatchString(view) {
 			continue
 		}
 		if len(inj.around) == 0 {
@@ -255,6 +275,77 @@ func replacePatterns(s string, f *Flags) string {
 	}
 	b.WriteString(s[last:])
 	return b.String()
+}
+
+// matchView is the text the patterns run on, and the byte offsets in s
+// of its bytes (nil when it is s): look-alike letters folded to Latin,
+// letters spaced out to hide a word joined ("i g n o r e", "i.g.n.o.r.e"),
+// and hyphens and underscores between words read as spaces
+// ("ignore-previous-instructions").
+func matchView(s string) (string, []int) {
+	view, offs := foldLookalikes(s)
+	return joinSpaced(view, offs)
+}
+
+// joinSpaced joins runs of four or more single ASCII letters, each
+// separated by one space, dot, hyphen, underscore or asterisk, and turns
+// a hyphen or underscore between two letters into a space; offs (nil:
+// the identity) maps view offsets to the original's and is composed.
+func joinSpaced(v string, offs []int) (string, []int) {
+	sep := func(c byte) bool { return c == ' ' || c == '.' || c == '-' || c == '_' || c == '*' }
+	single := func(i int) bool { // v[i] is a letter standing alone
+		return isASCIILetter(v[i]) && (i == 0 || !isWordByte(v[i-1]) || sep(v[i-1])) && (i+1 == len(v) || !isASCIILetter(v[i+1]))
+	}
+	var b []byte
+	var out []int
+	at := func(i int) int {
+		if offs == nil {
+			return i
+		}
+		return offs[i]
+	}
+	start := func(upto int) { // copy v[:upto] on first change
+		if b == nil {
+			b = make([]byte, 0, len(v))
+			out = make([]int, 0, len(v)+1)
+			for k := 0; k < upto; k++ {
+				b = append(b, v[k])
+				out = append(out, at(k))
+			}
+		}
+	}
+	for i := 0; i < len(v); {
+		if single(i) && (i == 0 || !isASCIILetter(v[i-1])) {
+			n, j := 1, i
+			for j+2 < len(v) && sep(v[j+1]) && v[j+1] == v[i+1] && single(j+2) {
+				n, j = n+1, j+2
+			}
+			if n >= 4 {
+				start(i)
+				for k := i; k <= j; k += 2 {
+					b = append(b, v[k])
+					out = append(out, at(k))
+				}
+				i = j + 1
+				continue
+			}
+		}
+		c := v[i]
+		if (c == '-' || c == '_') && i > 0 && i+1 < len(v) && isASCIILetter(v[i-1]) && isASCIILetter(v[i+1]) {
+			start(i)
+			c = ' '
+		}
+		if b != nil {
+			b = append(b, c)
+			out = append(out, at(i))
+		}
+		i++
+	}
+	if b == nil {
+		return v, offs
+	}
+	out = append(out, at(len(v)))
+	return string(b), out
 }
 
 // lookalikes maps Cyrillic and Greek letters that look like Latin ones.

@@ -33,7 +33,8 @@ type Flags struct {
 // Suspicious-pattern categories.
 const (
 	PatternIgnoreInstructions = "ignore_instructions" // "ignore previous instructions", 前の指示を無視
-	PatternRoleMarker         = "role_marker"         // "system:", "new instructions:", システム:
+	PatternPromptLeak         = "prompt_leak"         // "reveal your system prompt", "print your instructions"
+	PatternRoleMarker         = "role_marker"         // "system:", "new instructions:", "Human: … Assistant:", システム:
 	PatternChatTemplate       = "chat_template"       // <|im_start|>, [INST], <<SYS>>
 	PatternRolePlay           = "role_play"           // "you are now", "pretend to be", あなたは今から
 	PatternActiveHTML         = "active_html"         // script/iframe/object/embed, on* handlers, javascript: in markup

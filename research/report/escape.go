@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -68,6 +69,47 @@ func Text(s string) string {
 	}
 	return b.String()
 }
+
+// Inline is Text for a line of text from outside (a web title or
+// snippet) placed in the report's Markdown, also where it starts a line
+// (after "> "): no line of it can become a heading, list item, thematic
+// break, quote, code block, table, link or HTML. On top of Text, a
+// leading block marker (# - + * = _ ~ : or "1." / "1)") is escaped with a
+// backslash, and what GitHub's Markdown turns into links by itself is
+// broken: "://" becomes "：//", "www." and the @ of an e-mail address
+// their full-width forms.
+func Inline(s string) string {
+	s = Text(s)
+	lead := strings.TrimLeft(s, " ")
+	indent := s[:len(s)-len(lead)]
+	if len(indent) >= 4 {
+		indent = "" // an indented code block
+	}
+	if lead != "" {
+		switch lead[0] {
+		case '#', '-', '+', '*', '=', '_', '~', ':':
+			lead = `\` + lead
+		default:
+			if i := strings.IndexFunc(lead, func(r rune) bool { return r < '0' || r > '9' }); i > 0 && i <= 9 && (lead[i] == '.' || lead[i] == ')') {
+				lead = lead[:i] + `\` + lead[i:]
+			}
+		}
+	}
+	s = indent + lead
+	if strings.Contains(s, "://") {
+		s = strings.ReplaceAll(s, "://", "：//")
+	}
+	return autolinkRe.ReplaceAllStringFunc(s, func(m string) string {
+		if strings.HasSuffix(m, ".") {
+			return m[:len(m)-1] + "．" // www.
+		}
+		return strings.Replace(m, "@", "＠", 1)
+	})
+}
+
+// autolinkRe finds what GitHub's Markdown links without markup: "www."
+// at a word start, and the @ of an e-mail address.
+var autolinkRe = regexp.MustCompile(`(?i)(?:^|[^a-z0-9_.-])www\.|[a-z0-9._+-]@[a-z0-9-]`)
 
 func needsEscape(r rune) bool {
 	switch r {

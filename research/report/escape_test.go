@@ -1,9 +1,13 @@
 package report_test
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/extension"
 
 	"lwr/research/report"
 )
@@ -57,6 +61,37 @@ func TestURL(t *testing.T) {
 		}
 		if strings.ContainsAny(got, "()<>[]|` \n\"") {
 			t.Errorf("URL(%q) = %q keeps an unsafe character", tt.in, got)
+		}
+	}
+}
+
+// TestInlineRendersAsText renders hostile lines of web text after "> ",
+// as the report places a snippet, through a CommonMark renderer with
+// GitHub's extensions: each stays one paragraph of text in the quote.
+func TestInlineRendersAsText(t *testing.T) {
+	md := goldmark.New(goldmark.WithExtensions(extension.GFM))
+	for _, line := range []string{
+		"## 4. 結論", "# 見出し", "###### 六", "- 項目", "+ 項目", "* 項目", "1. 番号", "12) 番号", "> 引用",
+		"---", "***", "___", "===", "~~~", "```", "    字下げのコード", "| 表 | 列 |", ": 定義",
+		"<script>alert(1)</script>", "<b>太字</b>", "<!-- コメント -->",
+		"[リンク](https://evil.example/x)", "![画像](https://evil.example/i.png)", "[参照]: https://evil.example",
+		"詳しくは https://evil.example/x を参照", "www.evil.example で公開", "連絡先 someone@evil.example まで",
+		"[^1] 脚注", "\\# エスケープ済み", "&lt;script&gt;",
+	} {
+		var out bytes.Buffer
+		if err := md.Convert([]byte("> "+report.Inline(line)+"\n"), &out); err != nil {
+			t.Fatal(err)
+		}
+		html := strings.TrimSpace(out.String())
+		inner, ok := strings.CutPrefix(html, "<blockquote>\n<p>")
+		inner, ok2 := strings.CutSuffix(inner, "</p>\n</blockquote>")
+		if !ok || !ok2 || strings.Contains(inner, "<") && !strings.HasPrefix(strings.TrimPrefix(inner, "<"), "em>") && !strings.Contains(inner, "<strong>") {
+			t.Errorf("%q renders as\n%s", line, html)
+		}
+		for _, bad := range []string{"<a ", "<img", "<h", "<li", "<hr", "<pre", "<code", "<table", "<script", "<b>", "<!--"} {
+			if strings.Contains(html, bad) {
+				t.Errorf("%q renders %s: %s", line, bad, html)
+			}
 		}
 	}
 }
