@@ -101,6 +101,20 @@ func (ix *Index) Changes() (int, error) {
 	return n, nil
 }
 
+// auditDue reports whether a build audits: asked, or AuditInterval since
+// the last audit of an index that holds files.
+func (ix *Index) auditDue(asked bool, now time.Time) bool {
+	if asked {
+		return true
+	}
+	if n, err := ix.man.count(); err != nil || n == 0 {
+		return false
+	}
+	last, _ := ix.man.getMeta(metaLastAudit)
+	at, _ := time.Parse(time.RFC3339Nano, last)
+	return now.Sub(at) >= ix.opts.AuditInterval
+}
+
 // Build brings the index up to date with the source root: new and changed
 // files are (re)indexed, deleted ones removed. Only files whose mtime, size
 // or sidecar changed are read, and only those whose content hash changed are
@@ -119,8 +133,19 @@ func (ix *Index) Build(ctx context.Context, opts BuildOptions) (st BuildStats, e
 		return st, errors.New("build: the index is open for reading only")
 	}
 	st.Rebuilt = ix.Rebuilt
+	if !opts.Force && st.Rebuilt == "" && ix.auditDue(opts.Audit, now()) {
+		// An audit checks the index itself first: damage it finds is
+		// rebuilt from the files.
+		if why := ix.verify(); why != "" {
+			ix.opts.Logger.Warn("the audit found the index damaged; rebuilding", "dir", ix.opts.Dir, "why", why)
+			opts.Force = true
+			st.Rebuilt = "the audit found the index damaged: " + why
+		}
+	}
 	if opts.Force {
-		st.Rebuilt = "forced"
+		if st.Rebuilt == "" {
+			st.Rebuilt = "forced"
+		}
 		if err := ix.create(); err != nil {
 			return st, err
 		}
@@ -151,9 +176,7 @@ func (ix *Index) Build(ctx context.Context, opts BuildOptions) (st BuildStats, e
 	if err != nil {
 		return st, fmt.Errorf("read manifest: %w (remove %s to rebuild)", err, ix.opts.Dir)
 	}
-	lastAudit, _ := ix.man.getMeta(metaLastAudit)
-	auditAt, _ := time.Parse(time.RFC3339Nano, lastAudit)
-	st.Audited = opts.Audit || len(entries) > 0 && now().Sub(auditAt) >= ix.opts.AuditInterval
+	st.Audited = opts.Audit || len(entries) > 0 && ix.auditDue(false, now())
 	state, _ := ix.b.GetInternal([]byte(keyState))
 	// An interrupted build may have left passages the manifest does not
 	// know of: look each changed path up in the index itself then.
