@@ -50,7 +50,7 @@ func ReadFile(root string, rules Rules, rel string) (*File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s: %v", ErrNoRoot, root, err)
 	}
-	abs := filepath.Join(croot, filepath.FromSlash(clean))
+	abs := Resolve(croot, clean)
 	real, err := filepath.EvalSymlinks(abs)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", clean, err)
@@ -76,5 +76,5 @@ func ReadFile(root string, rules Rules, rel string) (*File, error) {
 		return nil, fmt.Errorf("read %s: %w", clean, err)
 	}
 	sum := sha256.Sum256(data)
-	return &File{Rel: clean, Abs: abs, Lines: Lines(text), Encoding: enc, ModTime: st.ModTime(), Size: st.Size(), SHA256: hex.EncodeToString(sum[:])}, nil
+	return &File{Rel: ShownName(clean), Abs: abs, Lines: Lines(text), Encoding: enc, ModTime: st.ModTime(), Size: st.Size(), SHA256: hex.EncodeToString(sum[:])}, nil
 }

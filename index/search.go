@@ -186,7 +186,7 @@ func excluded(p string, ex []string) bool {
 // readCurrent reads a source file as it is now: its text, the SHA-256 of
 // its bytes and its modification time.
 func (ix *Index) readCurrent(rel string) (text, sum string, mtime time.Time, ok bool) {
-	abs := filepath.Join(ix.opts.Root, filepath.FromSlash(rel))
+	abs := Resolve(ix.opts.Root, rel)
 	st, err := os.Stat(abs)
 	if err != nil || !st.Mode().IsRegular() {
 		return "", "", time.Time{}, false

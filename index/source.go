@@ -114,9 +114,11 @@ func isTempName(base string) bool {
 func walk(root string, rules Rules, skipped func(rel, why string)) ([]fileInfo, error) {
 	var files []fileInfo
 	sidecars := map[string]string{}
+	shownBy := map[string]string{} // shown name → the file's own
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		rel, _ := filepath.Rel(root, p)
-		rel = filepath.ToSlash(rel)
+		raw, _ := filepath.Rel(root, p)
+		raw = filepath.ToSlash(raw)
+		rel := ShownName(raw)
 		if err != nil {
 			if p == root {
 				return err
@@ -161,6 +163,11 @@ func walk(root string, rules Rules, skipped func(rel, why string)) ([]fileInfo, 
 			skipped(rel, fmt.Sprintf("larger than %d bytes", rules.MaxFileSize))
 			return nil
 		}
+		if first, dup := shownBy[foldPath(rel)]; dup {
+			skipped(rel, fmt.Sprintf("its name is shown as %s's (%q and %q)", rel, first, raw))
+			return nil
+		}
+		shownBy[foldPath(rel)] = raw
 		files = append(files, fileInfo{Rel: rel, Abs: p, Size: info.Size(), ModTime: info.ModTime().UnixNano()})
 		return nil
 	})

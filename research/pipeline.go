@@ -339,7 +339,7 @@ func hitsOf(l *local.Result, prefix string, skip map[string]bool) []Hit {
 		if skip[m.Path] {
 			continue
 		}
-		h := Hit{Ref: fmt.Sprintf("%s%d", prefix, len(hits)+1), Path: m.Path, Abs: filepath.Join(l.Root, filepath.FromSlash(m.Path)), Match: m}
+		h := Hit{Ref: fmt.Sprintf("%s%d", prefix, len(hits)+1), Path: m.Path, Abs: index.Resolve(l.Root, m.Path), Match: m}
 		if i < len(l.Annotations) {
 			h.Ext = l.Annotations[i]
 		}

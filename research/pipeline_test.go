@@ -13,6 +13,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode/utf8"
+
+	"golang.org/x/text/encoding/japanese"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
@@ -457,5 +460,39 @@ func TestCleanWebVerdictLine(t *testing.T) {
 	}
 	if web := researchtest.Section(string(out.Markdown), 2); !strings.Contains(web, "- サニタイズ判定: 安全\n") || strings.Contains(web, "安全（") {
 		t.Errorf("the verdict line:\n%s", web)
+	}
+}
+
+// TestResearchOddFileNames researches a folder whose file names are not
+// plain UTF-8: the report is valid UTF-8, and every citation and quote
+// verifies against the files under their shown names.
+func TestResearchOddFileNames(t *testing.T) {
+	root := configtest.TempDir(t)
+	sjis, _ := japanese.ShiftJIS.NewEncoder().String("出張旅費規程.md")
+	for name, body := range map[string]string{
+		"bad\xff\xfe.md": "# 壊れた名前\n\n有給休暇の申請は三日前までに行う。\n",
+		"new\nline.md":   "# 改行\n\n有給休暇の申請は上長に行う。\n",
+		sjis:             "# 出張旅費\n\n有給休暇の申請と出張の関係。\n",
+	} {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(body), 0o644); err != nil {
+			t.Skipf("this file system refuses the name %q: %v", name, err)
+		}
+	}
+	ix := openIndex(t, root)
+	out, _, err := runIn(t, Options{Query: "有給休暇の申請", SourceRoot: root, Local: localOf(ix, root), SkipWeb: true, Timestamp: testNow()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !utf8.Valid(out.Markdown) {
+		t.Fatal("the report is not UTF-8")
+	}
+	if n := len(out.Report.Local.Hits); n != 3 {
+		t.Fatalf("%d local hits, want 3", n)
+	}
+	researchtest.CheckReport(t, out.Markdown, root, true)
+	for _, shown := range []string{"bad%FF%FE.md", "new%0Aline.md", "出張旅費規程.md"} {
+		if !strings.Contains(string(out.Markdown), shown) {
+			t.Errorf("the report does not name %s", shown)
+		}
 	}
 }

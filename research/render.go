@@ -392,7 +392,7 @@ func renderConclusion(b *bytes.Buffer, r *Report) {
 func commentJSON(r *Report) ([]byte, error) {
 	c := report.Comment{Sections: report.Sections, Sources: []report.Source{}, Metadata: report.Metadata{StepNumber: 4, StepNumberLegacy: "D", SchemaVersion: r.SchemaVersion, Model: r.Model}}
 	localSource := func(h Hit) report.Source {
-		return report.Source{Title: h.Name(), SourceType: "local", Path: filepath.ToSlash(h.Abs), Lines: &report.Lines{Start: h.Match.StartLine, End: h.Match.EndLine}}
+		return report.Source{Title: h.Name(), SourceType: "local", Path: report.LinkPath(filepath.ToSlash(h.Abs)), Lines: &report.Lines{Start: h.Match.StartLine, End: h.Match.EndLine}}
 	}
 	for _, h := range r.Local.Hits {
 		c.Sources = append(c.Sources, localSource(h))

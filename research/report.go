@@ -1,7 +1,7 @@
 package research
 
 import (
-	"path/filepath"
+	"path"
 	"time"
 
 	"lwr/analyzer/edition"
@@ -23,7 +23,7 @@ type Hit struct {
 }
 
 // Name is the file name shown in the citation.
-func (h Hit) Name() string { return filepath.Base(h.Abs) }
+func (h Hit) Name() string { return path.Base(h.Path) }
 
 // Edition is the label of the document's edition, from its text.
 func (h Hit) Edition() string {

@@ -3,6 +3,8 @@ package report
 import (
 	"fmt"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // VSCodeURI is vscode://file/<absolute path>:<line>, the path with forward
@@ -26,11 +28,41 @@ func VSCodeURI(abs string, line int) string {
 	return b.String()
 }
 
+// LinkPath is a file's path (the file system's bytes, forward slashes) as
+// a link target and as the JSON comment's source path: readable, with
+// "%", control characters and bytes that are not UTF-8 written %XX, which
+// a link's reader takes as those bytes (bad%FF.md, new%0Aline.md).
+func LinkPath(p string) string {
+	plain := true
+	for _, r := range p {
+		if r == '%' || r == utf8.RuneError || unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return p
+	}
+	var b strings.Builder
+	for i := 0; i < len(p); {
+		r, n := utf8.DecodeRuneInString(p[i:])
+		if r == '%' || r == utf8.RuneError && n == 1 || unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
+			for k := 0; k < n; k++ {
+				fmt.Fprintf(&b, "%%%02X", p[i+k])
+			}
+		} else {
+			b.WriteString(p[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
+}
+
 func isDriveLetter(c byte) bool { return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' }
 
 // Citation is the local citation of SPEC §7.4:
 // [<file name>](<absolute path>#L<s>-L<e>) (L<s>-L<e>) [VS Codeで開く](vscode://file/…:<s>).
 func Citation(name, abs string, start, end int) string {
 	abs = strings.ReplaceAll(abs, "\\", "/")
-	return fmt.Sprintf("[%s](%s) (L%d-L%d) [VS Codeで開く](%s)", Text(name), PathTarget(fmt.Sprintf("%s#L%d-L%d", abs, start, end)), start, end, VSCodeURI(abs, start))
+	return fmt.Sprintf("[%s](%s) (L%d-L%d) [VS Codeで開く](%s)", Text(name), PathTarget(fmt.Sprintf("%s#L%d-L%d", LinkPath(abs), start, end)), start, end, VSCodeURI(abs, start))
 }

@@ -61,7 +61,7 @@ func VerifySources(md []byte, src Sources) []Problem {
 			var err error
 			f, err = readCited(src, c.path)
 			if err != nil {
-				bad(c, ProblemCitationFileMissing, "the cited file %s cannot be read as a document of the source root: %v", Cut(c.path, 120), err)
+				bad(c, ProblemCitationFileMissing, "the cited file %s cannot be read as a document of the source root: %v", Cut(index.ShownName(c.path), 120), err)
 			}
 			files[c.path] = f
 		}
@@ -225,7 +225,12 @@ func jsonAgrees(md []byte, cites []cited) []Problem {
 		if s.SourceType != "local" || s.Lines == nil {
 			continue
 		}
-		k := key{strings.ReplaceAll(s.Path, `\`, "/"), s.Lines.Start, s.Lines.End}
+		// Compared as the text's links are: %XX are bytes.
+		jp := strings.ReplaceAll(s.Path, `\`, "/")
+		if dp, err := url.PathUnescape(jp); err == nil && strings.Contains(jp, "%") {
+			jp = dp
+		}
+		k := key{jp, s.Lines.Start, s.Lines.End}
 		inJSON[k] = true
 		found := inText[k]
 		for t := range inText {
@@ -241,7 +246,7 @@ func jsonAgrees(md []byte, cites []cited) []Problem {
 	}
 	for _, ct := range cites {
 		if !inJSON[key{ct.path, ct.start, ct.end}] {
-			out = append(out, Problem{Code: ProblemCitationJSON, Line: ct.line, Message: fmt.Sprintf("the citation of %s L%d-L%d is not among the JSON comment's sources", Cut(ct.path, 120), ct.start, ct.end)})
+			out = append(out, Problem{Code: ProblemCitationJSON, Line: ct.line, Message: fmt.Sprintf("the citation of %s L%d-L%d is not among the JSON comment's sources", Cut(index.ShownName(ct.path), 120), ct.start, ct.end)})
 		}
 	}
 	return out

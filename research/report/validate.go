@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"lwr/index"
 	"net/url"
 	"path"
 	"regexp"
@@ -354,7 +355,7 @@ func checkCitation(l string, m []int, n int) []Problem {
 		bad(ProblemCitationLines, "the line range L%d-L%d is not 1 ≤ start ≤ end", ls, le)
 	}
 	base := path.Base(p)
-	if dp, err := url.PathUnescape(base); err == nil && name != base && name != dp && name != Text(base) && name != Text(dp) {
+	if dp, err := url.PathUnescape(base); err == nil && name != base && name != dp && name != Text(base) && name != Text(dp) && name != Text(index.ShownName(dp)) {
 		bad(ProblemCitationFormat, "the link text %q is not the file name %q", Cut(name, 60), Cut(base, 60))
 	}
 	v := vscodeRe.FindStringSubmatch(vs)

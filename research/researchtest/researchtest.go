@@ -11,6 +11,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"io/fs"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -203,6 +204,10 @@ func Citations(t testing.TB, md string, strict bool) []Citation {
 
 func fileLines(t testing.TB, p string) []string {
 	t.Helper()
+	// A link's %XX are bytes (report.LinkPath).
+	if dp, err := url.PathUnescape(p); err == nil {
+		p = dp
+	}
 	data, err := os.ReadFile(filepath.FromSlash(p))
 	if err != nil {
 		t.Fatal(err)
