@@ -61,6 +61,9 @@ type Search struct {
 	Autostart bool `mapstructure:"autostart"`
 	// DaemonTimeout bounds a search through the daemon.
 	DaemonTimeout time.Duration `mapstructure:"daemon_timeout"`
+	// SyncWait is how long a search waits for a daemon that is still
+	// building the index (its first sync) before it gives up.
+	SyncWait time.Duration `mapstructure:"sync_wait"`
 }
 
 // Web configures the web search providers and the web cache.
@@ -182,7 +185,7 @@ func DefaultIndex() Index {
 // DefaultSearch is the search part of Defaults; a search's zero options
 // follow it.
 func DefaultSearch() Search {
-	return Search{MaxFiles: 8, MaxChars: 1200, AutoBuild: true, DaemonTimeout: 3 * time.Second}
+	return Search{MaxFiles: 8, MaxChars: 1200, AutoBuild: true, DaemonTimeout: 3 * time.Second, SyncWait: time.Minute}
 }
 
 // DefaultWeb is the web part of Defaults.
@@ -325,6 +328,9 @@ func (c *Config) validate(origin map[string]string) error {
 	}
 	if c.Search.DaemonTimeout <= 0 {
 		return bad("search.daemon_timeout", "is %s; use a duration such as 3s", c.Search.DaemonTimeout)
+	}
+	if c.Search.SyncWait < 0 {
+		return bad("search.sync_wait", "is %s; use a duration such as 1m (0: do not wait)", c.Search.SyncWait)
 	}
 	if c.Index.MaxFileSize <= 0 {
 		return bad("index.max_file_size", "is %d; use a size in bytes", c.Index.MaxFileSize)

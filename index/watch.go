@@ -35,6 +35,9 @@ type WatchOptions struct {
 	Reconcile time.Duration
 	// OnSync is told about every sync that changed the index or failed.
 	OnSync func(BuildStats, error)
+	// Requests are syncs asked for now (lwr index build while the daemon
+	// runs); each is answered on its Done channel when it has run.
+	Requests <-chan SyncRequest
 
 	// volume looks at the volume of the root (volumeOf when nil; tests
 	// put another drive under the root).
@@ -73,7 +76,11 @@ type WatchState struct {
 	Last       string        `json:"last"`        // what it changed
 	Syncs      int           `json:"syncs"`
 	Syncing    bool          `json:"syncing"` // a sync is running
-	Warning    string        `json:"warning,omitempty"`
+	// ToRead and Done are the running sync's progress: the files it
+	// reads and those read so far.
+	ToRead  int    `json:"to_read,omitempty"`
+	Done    int    `json:"done,omitempty"`
+	Warning string `json:"warning,omitempty"`
 }
 
 // watchState is the state shared between the watch loop and readers.
@@ -97,6 +104,18 @@ func (w *watchState) get() WatchState {
 // WatchState reports on the running watch (zero when none runs).
 func (ix *Index) WatchState() WatchState { return ix.watch.get() }
 
+// SyncRequest asks a watching index to sync now.
+type SyncRequest struct {
+	Force, Audit bool
+	Done         chan<- SyncResult // buffered: the watch does not wait for the reader
+}
+
+// SyncResult is what a requested sync did.
+type SyncResult struct {
+	Stats BuildStats
+	Err   error
+}
+
 // ErrWatchLimit is reported when the system's limit on watched folders is
 // reached; the watch falls back to polling.
 var ErrWatchLimit = errors.New("the inotify watch limit is reached")
@@ -110,9 +129,11 @@ func (ix *Index) Watch(ctx context.Context, opts WatchOptions) error {
 	opts = opts.withDefaults()
 	log := ix.opts.Logger
 	ix.watch.update(func(s *WatchState) { *s = WatchState{Mode: "events", Started: time.Now()} })
-	sync := func(why string) error {
-		ix.watch.update(func(s *WatchState) { s.Syncing = true })
-		st, err := ix.Build(context.WithoutCancel(ctx), BuildOptions{})
+	syncWith := func(why string, bo BuildOptions) (BuildStats, error) {
+		ix.watch.update(func(s *WatchState) { s.Syncing, s.ToRead, s.Done = true, 0, 0 })
+		bo.OnStart = func(n int) { ix.watch.update(func(s *WatchState) { s.ToRead = n }) }
+		bo.OnFile = func(string) { ix.watch.update(func(s *WatchState) { s.Done++ }) }
+		st, err := ix.Build(context.WithoutCancel(ctx), bo)
 		// Tell the caller first: once the state says a sync is done, what
 		// it changed must be visible (searches, the titles for relations).
 		if err != nil || st.Changed() {
@@ -133,22 +154,31 @@ func (ix *Index) Watch(ctx context.Context, opts WatchOptions) error {
 		if err == nil && st.Changed() {
 			log.Info("synced", "why", why, "added", st.Added, "updated", st.Updated, "deleted", st.Deleted, "took", st.Took)
 		}
+		return st, err
+	}
+	sync := func(why string) error {
+		_, err := syncWith(why, BuildOptions{})
 		return err
+	}
+	// answer runs a requested sync.
+	answer := func(req SyncRequest) {
+		st, err := syncWith("requested", BuildOptions{Force: req.Force, Audit: req.Audit})
+		req.Done <- SyncResult{Stats: st, Err: err}
 	}
 	if err := sync("start"); err != nil {
 		return err
 	}
 	if opts.Poll > 0 {
-		return ix.poll(ctx, opts.Poll, "", sync)
+		return ix.poll(ctx, opts.Poll, "", sync, opts.Requests, answer)
 	}
 	if why := pollReason(opts.volume(ix.opts.Root)); why != "" {
 		log.Info("polling: no trustworthy change notifications", "why", why, "every", opts.RemotePoll)
-		return ix.poll(ctx, opts.RemotePoll, why, sync)
+		return ix.poll(ctx, opts.RemotePoll, why, sync, opts.Requests, answer)
 	}
 	w, err := fsnotify.NewBufferedWatcher(4096)
 	if err != nil {
 		log.Warn("cannot watch for file changes; polling instead", "every", "2s", "err", err)
-		return ix.poll(ctx, 2*time.Second, "cannot watch for changes: "+err.Error(), sync)
+		return ix.poll(ctx, 2*time.Second, "cannot watch for changes: "+err.Error(), sync, opts.Requests, answer)
 	}
 	defer w.Close()
 	tw := &treeWatch{w: w, root: ix.opts.Root, dirs: map[string]bool{}}
@@ -157,7 +187,7 @@ func (ix *Index) Watch(ctx context.Context, opts WatchOptions) error {
 			msg := watchLimitMessage()
 			log.Warn(msg)
 			w.Close()
-			return ix.poll(ctx, 2*time.Second, msg, sync)
+			return ix.poll(ctx, 2*time.Second, msg, sync, opts.Requests, answer)
 		}
 		return err
 	}
@@ -233,13 +263,19 @@ func (ix *Index) Watch(ctx context.Context, opts WatchOptions) error {
 			if err := sync("reconcile"); err != nil {
 				log.Error("sync failed", "err", err)
 			}
+		case req := <-opts.Requests:
+			// What is pending is part of the requested sync.
+			pending = map[string]bool{}
+			timer.Stop()
+			ix.watch.update(func(s *WatchState) { s.Pending = 0 })
+			answer(req)
 		}
 	}
 }
 
 // poll rescans the tree every interval until ctx ends; why says why it
 // polls when it was not asked to ("" for --poll).
-func (ix *Index) poll(ctx context.Context, every time.Duration, why string, sync func(string) error) error {
+func (ix *Index) poll(ctx context.Context, every time.Duration, why string, sync func(string) error, requests <-chan SyncRequest, answer func(SyncRequest)) error {
 	ix.watch.update(func(s *WatchState) {
 		s.Mode, s.Why, s.Every = "poll", why, every
 		s.Watches = 0
@@ -254,6 +290,8 @@ func (ix *Index) poll(ctx context.Context, every time.Duration, why string, sync
 			if err := sync("poll"); err != nil {
 				ix.opts.Logger.Error("sync failed", "err", err)
 			}
+		case req := <-requests:
+			answer(req)
 		}
 	}
 }

@@ -85,17 +85,11 @@ type Options struct {
 	Keywords *KeywordCache
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
-	// SyncWait is how long to wait for a daemon that is still building
-	// the index; 0 means 60s.
-	SyncWait time.Duration
 	// Logger receives debug records and warnings; nil discards them.
 	Logger *slog.Logger
 }
 
 func (o Options) withDefaults() Options {
-	if o.SyncWait <= 0 {
-		o.SyncWait = 60 * time.Second
-	}
 	if o.Now == nil {
 		o.Now = time.Now
 	}
@@ -296,17 +290,11 @@ func searchLocalPhase(ctx context.Context, opts Options, r *Report, q index.Quer
 	}
 	req := local.Request{Query: q, Mode: index.Ranked, Limit: opts.LocalLimit.Files, MaxChars: opts.LocalLimit.Chars,
 		Synonyms: r.Understanding.Synonyms, IgnorePreference: opts.IgnorePreference}
-	// A daemon still building the index answers ErrSyncing: wait for it
-	// a while rather than research without the local documents.
-	deadline := time.Now().Add(opts.SyncWait)
+	// A daemon still building the index is waited for by the searcher
+	// (search.sync_wait).
 	l, err := opts.Local.Search(ctx, req)
-	for errors.Is(err, local.ErrSyncing) && time.Now().Before(deadline) {
-		select {
-		case <-ctx.Done():
-			return &report.Failure{Reason: report.ReasonCanceled, Err: ctx.Err()}
-		case <-time.After(250 * time.Millisecond):
-		}
-		l, err = opts.Local.Search(ctx, req)
+	if ctx.Err() != nil {
+		return &report.Failure{Reason: report.ReasonCanceled, Err: ctx.Err()}
 	}
 	if f := policyFailure(err); f != nil {
 		return f

@@ -194,3 +194,35 @@ func TestDaemonDetachAndAutostart(t *testing.T) {
 	})
 	stop()
 }
+
+// TestIndexBuildAsksTheDaemon: lwr index build while a daemon keeps the
+// index asks it to sync now and waits, so that a script that builds and
+// then searches finds what it just wrote; --force goes through too.
+func TestIndexBuildAsksTheDaemon(t *testing.T) {
+	if testing.Short() {
+		t.Skip("process test")
+	}
+	root := researchtest.WriteTree(t, map[string]string{"規程/就業規則.md": "# 就業規則\n\n有給休暇の申請は三日前まで。\n"})
+	env := testEnv(t)
+	cache := configtest.TempDir(t)
+	d := startDaemonProc(t, env, root, cache)
+	researchtest.WriteFile(t, filepath.Join(root, "メモ", "新規.md"), "# 新規\n\nユニコーン計画の概要。\n")
+	out, err := lwrCmd(env, "--source-root", root, "--cache-dir", cache, "index", "build").CombinedOutput()
+	if err != nil {
+		t.Fatalf("index build with a daemon: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), fmt.Sprintf("the daemon (process %d) keeps this index", d.cmd.Process.Pid)) || !strings.Contains(string(out), "indexed ") {
+		t.Errorf("index build printed:\n%s", out)
+	}
+	// No waiting: the build returned after the sync.
+	if got := lwrPaths(t, env, root, cache, "--mode", "fulltext", "ユニコーン計画"); !slices.Equal(got, []string{"メモ/新規.md"}) {
+		t.Errorf("search right after the build: %v", got)
+	}
+	out, err = lwrCmd(env, "--source-root", root, "--cache-dir", cache, "index", "build", "--force").CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "rebuilt: forced") || !strings.Contains(string(out), "2 added") {
+		t.Errorf("index build --force with a daemon: %v\n%s", err, out)
+	}
+	if got := lwrPaths(t, env, root, cache, "有給休暇"); !slices.Equal(got, []string{"規程/就業規則.md"}) {
+		t.Errorf("search after the forced build: %v", got)
+	}
+}

@@ -54,6 +54,10 @@ func runIndexBuild(ctx context.Context, opts buildOptions, g *globalOptions, out
 		return err
 	}
 	ix, err := index.Open(ctx, iopts)
+	var le *index.LockedError
+	if errors.As(err, &le) && le.Daemon() {
+		return buildThroughDaemon(ctx, opts, g, out, cfg.SourceRoot, iopts.Dir, le)
+	}
 	if err != nil {
 		return err
 	}
@@ -66,6 +70,36 @@ func runIndexBuild(ctx context.Context, opts buildOptions, g *globalOptions, out
 		return err
 	}
 	fmt.Fprintln(out, buildSummary(ix.Root(), st))
+	return nil
+}
+
+// buildThroughDaemon asks the daemon that keeps the index to sync now and
+// waits for it, showing its progress as a build of this process would.
+func buildThroughDaemon(ctx context.Context, opts buildOptions, g *globalOptions, out io.Writer, root, dir string, le *index.LockedError) error {
+	c, err := local.Dial(dir, 3*time.Second)
+	if err != nil {
+		return le // the daemon holds the index but left no address
+	}
+	fmt.Fprintf(g.stderr, "lwr: the daemon (process %d) keeps this index; it syncs now…\n", le.PID)
+	bo, finish := g.progress()
+	started, done := false, 0
+	st, err := c.Sync(ctx, local.SyncParams{Force: opts.force, Audit: opts.audit}, func(w index.WatchState) {
+		if !w.Syncing || w.ToRead == 0 {
+			return
+		}
+		if !started && bo.OnStart != nil {
+			bo.OnStart(w.ToRead)
+			started = true
+		}
+		for ; done < w.Done && bo.OnFile != nil; done++ {
+			bo.OnFile("")
+		}
+	})
+	finish()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(out, buildSummary(root, st))
 	return nil
 }
 

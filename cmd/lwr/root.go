@@ -96,7 +96,11 @@ func (g *globalOptions) localOptions(cfg config.Config) (local.Options, error) {
 	if err != nil {
 		return local.Options{}, err
 	}
-	o := local.Options{Index: ix, SynonymFile: cfg.Search.SynonymFile, DaemonTimeout: cfg.Search.DaemonTimeout, Logger: g.logger()}
+	o := local.Options{Index: ix, SynonymFile: cfg.Search.SynonymFile, DaemonTimeout: cfg.Search.DaemonTimeout, SyncWait: cfg.Search.SyncWait, Logger: g.logger()}
+	o.OnSyncWait = func(st local.Status) {
+		fmt.Fprintf(g.stderr, "lwr: the daemon%s is still building the index of %s%s; waiting up to %s (search.sync_wait)…\n",
+			daemonWho(st), cfg.SourceRoot, syncProgress(st), cfg.Search.SyncWait)
+	}
 	if cfg.Search.AutoBuild {
 		bo, finish := g.progress()
 		o.AutoBuild = &local.AutoBuild{
@@ -118,6 +122,22 @@ func (g *globalOptions) localOptions(cfg config.Config) (local.Options, error) {
 		o.Autostart = &d
 	}
 	return o, nil
+}
+
+// daemonWho names the daemon of a status: " (process N)".
+func daemonWho(st local.Status) string {
+	if st.Daemon == nil {
+		return ""
+	}
+	return fmt.Sprintf(" (process %d)", st.Daemon.PID)
+}
+
+// syncProgress is a daemon's sync progress: " (120 of 1,814 files read)".
+func syncProgress(st local.Status) string {
+	if st.Daemon == nil || st.Daemon.Watch.ToRead == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%d of %d files read)", st.Daemon.Watch.Done, st.Daemon.Watch.ToRead)
 }
 
 // daemonStart is how this lwr starts the daemon of the configured root:

@@ -19,6 +19,9 @@ var ErrNoDaemon = errors.New("no daemon is running for this source root")
 type Client struct {
 	dir, addr, token string
 	timeout          time.Duration
+	// syncWait and onSyncWait: see Options.
+	syncWait   time.Duration
+	onSyncWait func(Status)
 }
 
 // Dial returns a client of the daemon of the index folder dir, or
@@ -34,17 +37,29 @@ func Dial(dir string, timeout time.Duration) (*Client, error) {
 }
 
 func (c *Client) call(ctx context.Context, req wireRequest) (*wireResponse, error) {
+	return c.callWithin(ctx, req, c.timeout)
+}
+
+// callWithin sends one request and reads the answer within timeout (0:
+// as long as ctx allows).
+func (c *Client) callWithin(ctx context.Context, req wireRequest, timeout time.Duration) (*wireResponse, error) {
 	req.V, req.Token = ProtocolVersion, c.token
 	conn, err := dial(ctx, c.addr, net.Dialer{Timeout: min(c.timeout, time.Second)})
 	if err != nil {
 		return nil, err
 	}
 	defer conn.Close()
-	deadline := time.Now().Add(c.timeout)
-	if dl, ok := ctx.Deadline(); ok && dl.Before(deadline) {
+	var deadline time.Time
+	if timeout > 0 {
+		deadline = time.Now().Add(timeout)
+	}
+	if dl, ok := ctx.Deadline(); ok && (deadline.IsZero() || dl.Before(deadline)) {
 		deadline = dl
 	}
 	_ = conn.SetDeadline(deadline)
+	// The connection ends with ctx (an interrupt while a sync runs).
+	stop := context.AfterFunc(ctx, func() { conn.Close() })
+	defer stop()
 	b, err := json.Marshal(req)
 	if err != nil {
 		return nil, err
@@ -54,6 +69,9 @@ func (c *Client) call(ctx context.Context, req wireRequest) (*wireResponse, erro
 	}
 	var resp wireResponse
 	if err := json.NewDecoder(conn).Decode(&resp); err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		var ne net.Error
 		if errors.As(err, &ne) && ne.Timeout() {
 			return nil, c.notAnswering()
@@ -77,14 +95,40 @@ func (c *Client) notAnswering() error {
 
 func (c *Client) remote(code, msg string) error {
 	if code == codeSyncing {
-		return fmt.Errorf("%w; try again in a moment (lwr index status shows it)", ErrSyncing)
+		return ErrSyncing
 	}
 	return &remoteError{code: code, msg: msg}
 }
 
+// whileSyncing sends req again while the daemon answers that it is still
+// building the index, for up to syncWait.
+func (c *Client) whileSyncing(ctx context.Context, req wireRequest) (*wireResponse, error) {
+	resp, err := c.call(ctx, req)
+	if !errors.Is(err, ErrSyncing) || c.syncWait <= 0 {
+		return resp, err
+	}
+	if c.onSyncWait != nil {
+		st, _ := c.Status(ctx)
+		c.onSyncWait(st)
+	}
+	deadline := time.Now().Add(c.syncWait)
+	for errors.Is(err, ErrSyncing) && time.Now().Before(deadline) {
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(250 * time.Millisecond):
+		}
+		resp, err = c.call(ctx, req)
+	}
+	if errors.Is(err, ErrSyncing) {
+		return nil, fmt.Errorf("%w after %s of waiting (search.sync_wait); lwr index status shows its progress", ErrSyncing, c.syncWait)
+	}
+	return resp, err
+}
+
 // Search runs a search in the daemon.
 func (c *Client) Search(ctx context.Context, req Request) (*Result, error) {
-	resp, err := c.call(ctx, wireRequest{Op: opSearch, Search: &req})
+	resp, err := c.whileSyncing(ctx, wireRequest{Op: opSearch, Search: &req})
 	if err != nil {
 		return nil, err
 	}
@@ -97,7 +141,7 @@ func (c *Client) Search(ctx context.Context, req Request) (*Result, error) {
 
 // Render runs a search in the daemon, which renders it.
 func (c *Client) Render(ctx context.Context, req Request, f Format, tty bool) (string, error) {
-	resp, err := c.call(ctx, wireRequest{Op: opSearch, Search: &req, Format: &f, TTY: tty})
+	resp, err := c.whileSyncing(ctx, wireRequest{Op: opSearch, Search: &req, Format: &f, TTY: tty})
 	if err != nil {
 		return "", err
 	}
@@ -145,6 +189,50 @@ func (c *Client) Skipped(ctx context.Context) ([]index.Skip, error) {
 		return nil, err
 	}
 	return resp.Skipped, nil
+}
+
+// Sync asks the daemon to sync now, as lwr index build would, and waits
+// for it; progress, when not nil, is told the daemon's state about twice a
+// second meanwhile (its ToRead and Done count the files of the sync). A
+// daemon that stops answering meanwhile is ErrNotAnswering.
+func (c *Client) Sync(ctx context.Context, p SyncParams, progress func(index.WatchState)) (index.BuildStats, error) {
+	type answer struct {
+		resp *wireResponse
+		err  error
+	}
+	done := make(chan answer, 1)
+	go func() {
+		resp, err := c.callWithin(ctx, wireRequest{Op: opSync, Sync: &p}, 0)
+		done <- answer{resp, err}
+	}()
+	tick := time.NewTicker(500 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case a := <-done:
+			if a.err != nil {
+				var re *remoteError
+				if errors.As(a.err, &re) && re.code == codeBadRequest {
+					return index.BuildStats{}, fmt.Errorf("%v; restart the daemon with this lwr (lwr index stop, then lwr index watch --detach)", a.err)
+				}
+				return index.BuildStats{}, a.err
+			}
+			if a.resp.Build == nil {
+				return index.BuildStats{}, errors.New("the daemon answered without what it synced")
+			}
+			return *a.resp.Build, nil
+		case <-tick.C:
+			// A daemon that stops answering its status (hung) ends the
+			// wait; one that syncs answers it between files.
+			resp, err := c.call(ctx, wireRequest{Op: opStatus})
+			switch {
+			case errors.Is(err, ErrNotAnswering):
+				return index.BuildStats{}, err
+			case err == nil && resp.Status != nil && progress != nil:
+				progress(resp.Status.Watch)
+			}
+		}
+	}
 }
 
 // Stop asks the daemon to stop.

@@ -87,14 +87,32 @@ func RunDaemon(ctx context.Context, opts DaemonOptions) error {
 	go func() { _ = analyzer.Default().Preload() }()
 	run, stop := context.WithCancel(ctx)
 	defer stop()
-	srv := NewServer(ix, dict, ServerOptions{Stop: stop, Token: token, Logger: log})
+	requests := make(chan index.SyncRequest)
+	syncNow := func(ctx context.Context, p SyncParams) (index.BuildStats, error) {
+		done := make(chan index.SyncResult, 1)
+		stopping := errors.New("the daemon is stopping; run lwr index build again")
+		select {
+		case requests <- index.SyncRequest{Force: p.Force, Audit: p.Audit, Done: done}:
+		case <-ctx.Done():
+			return index.BuildStats{}, ctx.Err()
+		case <-run.Done():
+			return index.BuildStats{}, stopping
+		}
+		select {
+		case r := <-done:
+			return r.Stats, r.Err
+		case <-ctx.Done():
+			return index.BuildStats{}, ctx.Err()
+		}
+	}
+	srv := NewServer(ix, dict, ServerOptions{Stop: stop, Sync: syncNow, Token: token, Logger: log})
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(run, ln, opts.Drain) }()
 	if opts.Listening != nil {
 		opts.Listening(ix.Root(), ln.Addr().String())
 	}
 	werr := ix.Watch(run, index.WatchOptions{
-		Poll: opts.Poll, RemotePoll: opts.RemotePoll,
+		Poll: opts.Poll, RemotePoll: opts.RemotePoll, Requests: requests,
 		OnSync: func(st index.BuildStats, err error) {
 			if err == nil {
 				srv.MarkReady()

@@ -234,3 +234,85 @@ func TestCRLFLinesAreExact(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchWaitsForTheFirstSync: a daemon still building its first
+// index answers ErrSyncing; the client waits (search.sync_wait), says so
+// once, and answers when the daemon is ready.
+func TestSearchWaitsForTheFirstSync(t *testing.T) {
+	root, dir := builtSample(t)
+	ix, err := index.Open(context.Background(), index.Options{Root: root, Dir: dir, Role: index.RoleWatch})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	ln, cleanup, token, err := listen(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cleanup()
+	srv := NewServer(ix, nil, ServerOptions{Token: token})
+	srv.ready.Store(false) // as during the first sync
+	ctx, stop := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ctx, ln, time.Second) }()
+	defer func() { stop(); <-done }()
+	req := Request{Query: mustQuery(t, "有給休暇"), Mode: index.Ranked}
+
+	c, err := Dial(dir, 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Search(ctx, req); !errors.Is(err, ErrSyncing) {
+		t.Fatalf("without a wait: %v, want ErrSyncing", err)
+	}
+	told := 0
+	c.syncWait = time.Hour
+	c.onSyncWait = func(Status) {
+		told++
+		srv.MarkReady() // the sync ends while the search waits
+	}
+	res, err := c.Search(ctx, req)
+	if err != nil || len(res.Matches) == 0 {
+		t.Fatalf("after the wait: %v, %v", res, err)
+	}
+	if told != 1 {
+		t.Errorf("told %d times that the search waits, want 1", told)
+	}
+}
+
+// TestSyncOnRequest: a sync request runs a build in the daemon and
+// returns what it did; progress is reported meanwhile.
+func TestSyncOnRequest(t *testing.T) {
+	root, dir := builtSample(t)
+	ix, err := index.Open(context.Background(), index.Options{Root: root, Dir: dir, Role: index.RoleWatch})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	ln, cleanup, token, err := listen(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cleanup()
+	var asked SyncParams
+	srv := NewServer(ix, nil, ServerOptions{Token: token, Sync: func(ctx context.Context, p SyncParams) (index.BuildStats, error) {
+		asked = p
+		return ix.Build(ctx, index.BuildOptions{Force: p.Force, Audit: p.Audit})
+	}})
+	ctx, stop := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ctx, ln, time.Second) }()
+	defer func() { stop(); <-done }()
+	researchtest.WriteFile(t, filepath.Join(root, "新規/追加.md"), "# 追加\n\n新しく置いた文書。\n")
+	c, err := Dial(dir, 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := c.Sync(ctx, SyncParams{Audit: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Added != 1 || !st.Audited || !asked.Audit {
+		t.Errorf("sync: %+v (asked %+v), want one file added by an audit", st, asked)
+	}
+}

@@ -20,6 +20,7 @@ func Open(ctx context.Context, opts Options) (Searcher, error) {
 	c, err := Dial(opts.Index.Dir, opts.DaemonTimeout)
 	switch {
 	case err == nil:
+		c.syncWait, c.onSyncWait = opts.SyncWait, opts.OnSyncWait
 		r.client = c
 	case !errors.Is(err, ErrNoDaemon):
 		return nil, err

@@ -25,6 +25,7 @@ const (
 	opStatus   op = "status"
 	opSkipped  op = "skipped"
 	opStop     op = "stop"
+	opSync     op = "sync"
 )
 
 // wireRequest is one call to the daemon, sent as one JSON line.
@@ -41,19 +42,28 @@ type wireRequest struct {
 	TTY    bool    `json:"tty,omitempty"`
 	// IgnorePreference is the policies request's.
 	IgnorePreference bool `json:"ignore_preference,omitempty"`
+	// Sync is the sync request's: sync now, as lwr index build would.
+	Sync *SyncParams `json:"sync,omitempty"`
+}
+
+// SyncParams are the build options a sync request may ask for.
+type SyncParams struct {
+	Force bool `json:"force,omitempty"`
+	Audit bool `json:"audit,omitempty"`
 }
 
 // wireResponse is the daemon's answer, one JSON line.
 type wireResponse struct {
-	V        int              `json:"v"`
-	OK       bool             `json:"ok"`
-	Error    string           `json:"error,omitempty"`
-	Code     string           `json:"code,omitempty"`
-	Result   *Result          `json:"result,omitempty"`
-	Output   string           `json:"output,omitempty"`
-	Status   *DaemonStatus    `json:"status,omitempty"`
-	Policies *policy.Policies `json:"policies,omitempty"`
-	Skipped  []index.Skip     `json:"skipped,omitempty"`
+	V        int               `json:"v"`
+	OK       bool              `json:"ok"`
+	Error    string            `json:"error,omitempty"`
+	Code     string            `json:"code,omitempty"`
+	Result   *Result           `json:"result,omitempty"`
+	Output   string            `json:"output,omitempty"`
+	Status   *DaemonStatus     `json:"status,omitempty"`
+	Policies *policy.Policies  `json:"policies,omitempty"`
+	Skipped  []index.Skip      `json:"skipped,omitempty"`
+	Build    *index.BuildStats `json:"build,omitempty"`
 }
 
 // The error codes of a failed request.

@@ -22,6 +22,9 @@ import (
 type ServerOptions struct {
 	// Stop is called by a stop request.
 	Stop func()
+	// Sync runs a sync now and returns what it did (nil: sync requests
+	// are refused).
+	Sync func(ctx context.Context, p SyncParams) (index.BuildStats, error)
 	// Token is what every request must carry ("" when the transport
 	// admits only the owner).
 	Token  string
@@ -103,6 +106,14 @@ func (srv *Server) handle(ctx context.Context, c net.Conn) {
 	if err != nil && len(line) == 0 {
 		return
 	}
+	// A sync runs as long as the build does (the first of a large tree
+	// takes minutes); the client bounds its own wait.
+	var head struct {
+		Op op `json:"op"`
+	}
+	if json.Unmarshal(line, &head) == nil && head.Op == opSync {
+		_ = c.SetDeadline(time.Time{})
+	}
 	var resp wireResponse
 	srv.answerLine(context.WithoutCancel(ctx), line, &resp)
 	enc := json.NewEncoder(c)
@@ -149,6 +160,21 @@ func (srv *Server) answer(ctx context.Context, req wireRequest, resp *wireRespon
 		if srv.opts.Stop != nil {
 			srv.opts.Stop()
 		}
+	case opSync:
+		if srv.opts.Sync == nil {
+			fail(codeBadRequest, errors.New("this daemon does not sync on request"))
+			return
+		}
+		var p SyncParams
+		if req.Sync != nil {
+			p = *req.Sync
+		}
+		st, err := srv.opts.Sync(ctx, p)
+		if err != nil {
+			fail(codeFailed, err)
+			return
+		}
+		resp.Build = &st
 	case opPolicies:
 		p, err := srv.s.Policies(ctx, req.IgnorePreference)
 		if err != nil {

@@ -24,6 +24,11 @@ type Options struct {
 	SynonymFile string
 	// DaemonTimeout bounds a request to the daemon (3s when zero).
 	DaemonTimeout time.Duration
+	// SyncWait is how long a search waits while the daemon builds the
+	// index (its first sync); 0 does not wait. OnSyncWait, when set, is
+	// told once that a search waits, with the daemon's status.
+	SyncWait   time.Duration
+	OnSyncWait func(Status)
 	// AutoBuild builds the index when there is none or it must be
 	// rebuilt; nil fails the search with index.ErrNotIndexed instead.
 	AutoBuild *AutoBuild
