@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -278,6 +279,9 @@ func Load(opts Options) (Config, []Source, error) {
 		origin[o.Key] = o.Origin
 	}
 
+	if err := checkTypes(v, flatten(def), origin); err != nil {
+		return Config{}, nil, err
+	}
 	var cfg Config
 	hook := mapstructure.ComposeDecodeHookFunc(
 		mapstructure.StringToTimeDurationHookFunc(),
@@ -436,6 +440,43 @@ func flatten(c Config) map[string]any {
 	}
 	walk(reflect.ValueOf(c), "")
 	return out
+}
+
+// checkTypes reads every text value (from the environment, a flag, or
+// quoted in the file) as its key's type, so that a bad one is named with
+// where it came from instead of the decoder's words.
+func checkTypes(v *viper.Viper, defaults map[string]any, origin map[string]string) error {
+	bad := func(key, val, what string, example any) error {
+		return fmt.Errorf("%w: %s (from %s) is %q, not %s; use e.g. %s", ErrInvalid, key, origin[key], val, what, display(key, example))
+	}
+	keys := make([]string, 0, len(defaults))
+	for k := range defaults {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, key := range keys {
+		d := defaults[key]
+		val, ok := v.Get(key).(string)
+		if !ok {
+			continue
+		}
+		val = strings.TrimSpace(val)
+		switch d.(type) {
+		case time.Duration:
+			if _, err := time.ParseDuration(val); err != nil {
+				return bad(key, val, "a duration", d)
+			}
+		case int, int64:
+			if _, err := strconv.ParseInt(val, 10, 64); err != nil {
+				return bad(key, val, "a whole number", d)
+			}
+		case bool:
+			if _, err := strconv.ParseBool(val); err != nil {
+				return bad(key, val, "true or false", d)
+			}
+		}
+	}
+	return nil
 }
 
 func unknownKeys(have, known []string) []string {

@@ -143,10 +143,11 @@ func (ix *Index) Build(ctx context.Context, opts BuildOptions) (st BuildStats, e
 		}
 	}
 	if opts.Force {
-		if st.Rebuilt == "" {
+		damaged := st.Rebuilt != ""
+		if !damaged {
 			st.Rebuilt = "forced"
 		}
-		if err := ix.create(); err != nil {
+		if err := ix.replace(damaged); err != nil {
 			return st, err
 		}
 		gen, _ := ix.b.GetInternal([]byte(keyGeneration))
@@ -207,13 +208,12 @@ func (ix *Index) Build(ctx context.Context, opts BuildOptions) (st BuildStats, e
 	}
 	sort.Strings(deleted)
 
-	if !sameSkips(skips, prevSkips) {
-		defer func() {
-			if err == nil {
-				err = ix.man.setSkips(skips)
-			}
-		}()
-	}
+	// Compared when the build ends: reading files adds skips too.
+	defer func() {
+		if err == nil && !sameSkips(skips, prevSkips) {
+			err = ix.man.setSkips(skips)
+		}
+	}()
 	if len(toRead) == 0 && len(deleted) == 0 && !interrupted {
 		st.Files = len(entries)
 		st.Took = time.Since(start)
@@ -248,7 +248,10 @@ func (ix *Index) Build(ctx context.Context, opts BuildOptions) (st BuildStats, e
 		case r.skipWhy != "":
 			skipFile(Skip{Path: r.f.Rel, Why: r.skipWhy, ModTime: r.f.ModTime, Size: r.f.Size, Meta: r.f.Meta})
 			if known {
+				// Out of the index, but not deleted: it is listed as
+				// skipped, with why (unreadable, binary, …).
 				err = w.remove(r.f.Rel)
+				st.Deleted--
 			}
 		case r.same:
 			st.Unchanged++
@@ -414,7 +417,7 @@ func readOne(f fileInfo, entries map[string]entry) readResult {
 	r := readResult{f: f}
 	data, err := os.ReadFile(f.Abs)
 	if err != nil {
-		r.skipWhy = "unreadable: " + err.Error()
+		r.skipWhy = "unreadable: " + pathless(err).Error()
 		return r
 	}
 	sum := sha256.Sum256(data)

@@ -156,3 +156,42 @@ func TestAuditFindsMissingPassages(t *testing.T) {
 		t.Errorf("search after the audit: %v", got)
 	}
 }
+
+// TestForceLeavesNoCopy: a forced rebuild removes the sound old index
+// instead of keeping it as bleve.damaged (twice the disk, a wrong name);
+// damage is still kept aside for inspection.
+func TestForceLeavesNoCopy(t *testing.T) {
+	root := tree(t, baseTree)
+	dir := configtest.TempDir(t)
+	ix := openTest(t, root, dir)
+	defer ix.Close()
+	mustBuild(t, ix, BuildOptions{})
+	if st := mustBuild(t, ix, BuildOptions{Force: true}); st.Rebuilt != "forced" || st.Added != len(baseTree) {
+		t.Fatalf("forced build: %+v", st)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "bleve.damaged")); err == nil {
+		t.Error("a forced rebuild kept the old index as bleve.damaged")
+	}
+}
+
+// TestFileThatCannotBeReadIsSkippedNotDeleted: a document that turns
+// unreadable (here binary) leaves the index as a skipped file with its
+// reason, not as a deleted one.
+func TestFileThatCannotBeReadIsSkippedNotDeleted(t *testing.T) {
+	root := tree(t, baseTree)
+	dir := configtest.TempDir(t)
+	ix := openTest(t, root, dir)
+	defer ix.Close()
+	mustBuild(t, ix, BuildOptions{})
+	if err := os.WriteFile(filepath.Join(root, "規程", "就業規則.md"), []byte("\x00\x01\x02 binary\x00"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st := mustBuild(t, ix, BuildOptions{})
+	if st.Deleted != 0 || st.Skipped != 1 || st.Files != len(baseTree)-1 {
+		t.Errorf("build: %+v, want 1 skipped and none deleted", st)
+	}
+	sk, err := ix.Skipped()
+	if err != nil || len(sk) != 1 || sk[0].Path != "規程/就業規則.md" || sk[0].Why == "" {
+		t.Errorf("skipped: %+v, %v", sk, err)
+	}
+}

@@ -67,7 +67,7 @@ func (ix *Index) fullText(ctx context.Context, q Query, opts SearchOptions) (*Re
 		}
 		files := map[string]bool{}
 		for _, h := range sr.Hits {
-			if pth, _, _, ok := parsePassageID(h.ID); ok && (cand == nil || cand[pth]) && !excluded(pth, opts.Exclude) {
+			if pth, _, _, ok := parsePassageID(h.ID); ok && (cand == nil || cand[pth]) && opts.inScope(pth) {
 				files[pth] = true
 			}
 		}

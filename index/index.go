@@ -236,7 +236,8 @@ func (ix *Index) openWriter(ctx context.Context) error {
 		if ix.Rebuilt != "new index" {
 			log.Warn("rebuilding the index", "dir", dir, "reason", ix.Rebuilt)
 		}
-		if err := ix.create(); err != nil {
+		// Another schema is sound, only old: removed, not kept.
+		if err := ix.replace(!strings.HasPrefix(ix.Rebuilt, "index schema")); err != nil {
 			return err
 		}
 	}
@@ -271,16 +272,24 @@ func (ix *Index) openWriter(ctx context.Context) error {
 	return ctx.Err()
 }
 
-// create replaces the Bleve index with a new, empty one.
-func (ix *Index) create() error {
+// create replaces the Bleve index with a new, empty one. A damaged index
+// is set aside (bleve.damaged, the latest only) for inspection; a sound
+// one (a forced rebuild, another schema) is removed.
+func (ix *Index) create() error { return ix.replace(true) }
+
+func (ix *Index) replace(damaged bool) error {
 	dir := ix.opts.bleveDir()
 	if ix.b != nil {
 		_ = ix.b.Close()
 		ix.b = nil
 	}
 	if _, err := os.Stat(dir); err == nil {
-		if err := setAside(dir); err != nil {
-			return err
+		if damaged {
+			if err := setAside(dir); err != nil {
+				return err
+			}
+		} else if err := os.RemoveAll(dir); err != nil {
+			return fmt.Errorf("remove the old index %s: %w", dir, err)
 		}
 	}
 	b, err := bleve.NewUsing(dir, newMapping(), scorch.Name, scorch.Name, map[string]any{"bolt_timeout": ix.opts.LockTimeout.String()})
@@ -404,6 +413,9 @@ func (ix *Index) Root() string { return ix.opts.Root }
 
 // Dir is the index folder.
 func (ix *Index) Dir() string { return ix.opts.Dir }
+
+// Rules are the rules the index reads files by.
+func (ix *Index) Rules() Rules { return ix.opts.Rules }
 
 // Status describes an index.
 type Status struct {

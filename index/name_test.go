@@ -100,3 +100,30 @@ func TestOddNamesEndToEnd(t *testing.T) {
 		t.Errorf("no-op build: %+v, %v", st, err)
 	}
 }
+
+func TestPathIn(t *testing.T) {
+	for _, c := range []struct {
+		path    string
+		pattern string
+		want    bool
+	}{
+		{"規程/就業規則.md", "規程", true},
+		{"規程/就業規則.md", "規程/", true},
+		{"規程/就業規則.md", "./規程/就業規則.md", true},
+		{"規程2/就業規則.md", "規程", false},
+		{"規程/就業規則.md", "規程/*.md", true},
+		{"規程/旧/就業規則.md", "規程/*.md", false},
+		{"規程/旧/就業規則.md", "規程/**/*.md", true},
+		{"規程/就業規則.md", "規程/**/*.md", true},
+		{"a/b/c/d.txt", "**/*.txt", true},
+		{"d.txt", "**/*.txt", true},
+		{"a/b/c/d.txt", "a/**", true},
+		{"研修/2024/契約.md", "研修/202?/*", true},
+		{"研修/2024/契約.md", "研修/202[56]/*", false},
+		{"x.md", "[", false},
+	} {
+		if got := pathIn(c.path, []string{c.pattern}); got != c.want {
+			t.Errorf("pathIn(%q, %q) = %v, want %v", c.path, c.pattern, got, c.want)
+		}
+	}
+}

@@ -253,7 +253,7 @@ func (ix *Index) ranked(ctx context.Context, q Query, opts SearchOptions) (*Resu
 		seen := map[string]bool{}
 		for _, h := range sr.Hits {
 			pth, s, e, ok := parsePassageID(h.ID)
-			if !ok || seen[pth] || excluded(pth, opts.Exclude) || h.Score <= 0 {
+			if !ok || seen[pth] || !opts.inScope(pth) || h.Score <= 0 {
 				continue
 			}
 			seen[pth] = true
@@ -307,7 +307,7 @@ func (ix *Index) ranked(ctx context.Context, q Query, opts SearchOptions) (*Resu
 		}
 	}
 	for _, pref := range opts.Preferred {
-		if slices.ContainsFunc(res.Matches, func(m Match) bool { return m.Path == pref }) || excluded(pref, opts.Exclude) {
+		if slices.ContainsFunc(res.Matches, func(m Match) bool { return m.Path == pref }) || !opts.inScope(pref) {
 			continue
 		}
 		own, err := ix.hasTerms(ctx, pref, p.terms)

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -53,7 +54,7 @@ func ReadFile(root string, rules Rules, rel string) (*File, error) {
 	abs := Resolve(croot, clean)
 	real, err := filepath.EvalSymlinks(abs)
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", clean, err)
+		return nil, fmt.Errorf("read %s: %w", clean, pathless(err))
 	}
 	if foldPath(filepath.Clean(real)) != foldPath(abs) {
 		return refuse("is reached through a symbolic link")
@@ -61,7 +62,7 @@ func ReadFile(root string, rules Rules, rel string) (*File, error) {
 	st, err := os.Stat(abs)
 	switch {
 	case err != nil:
-		return nil, fmt.Errorf("read %s: %w", clean, err)
+		return nil, fmt.Errorf("read %s: %w", clean, pathless(err))
 	case !st.Mode().IsRegular():
 		return refuse("is not a regular file")
 	case st.Size() > rules.MaxFileSize:
@@ -69,12 +70,22 @@ func ReadFile(root string, rules Rules, rel string) (*File, error) {
 	}
 	data, err := os.ReadFile(abs)
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", clean, err)
+		return nil, fmt.Errorf("read %s: %w", clean, pathless(err))
 	}
 	text, enc, err := Decode(data)
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", clean, err)
+		return nil, fmt.Errorf("read %s: %w", clean, pathless(err))
 	}
 	sum := sha256.Sum256(data)
 	return &File{Rel: ShownName(clean), Abs: abs, Lines: Lines(text), Encoding: enc, ModTime: st.ModTime(), Size: st.Size(), SHA256: hex.EncodeToString(sum[:])}, nil
+}
+
+// pathless is an I/O error without its path, which the message names
+// already as the user gave it.
+func pathless(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }

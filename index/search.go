@@ -6,9 +6,10 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os"
-	"path"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"lwr/analyzer"
@@ -75,8 +76,11 @@ type SearchOptions struct {
 	// Dictionary adds the synonyms of the query's words (ranked mode).
 	Dictionary *analyzer.Synonyms
 	// Exclude leaves out files: a relative path, a folder (every file
-	// under it) or a glob on the relative path.
+	// under it) or a glob on the relative path ("**" for any folders).
 	Exclude []string
+	// Only, when not empty, keeps the files that one of these names: the
+	// same forms as Exclude.
+	Only []string
 	// Explain attaches to each match why it scored as it did.
 	Explain bool
 	// SkipHighlights leaves Match.Highlights empty, for outputs that do
@@ -164,11 +168,19 @@ func (ix *Index) Search(ctx context.Context, q Query, opts SearchOptions) (*Resu
 	return res, nil
 }
 
-// excluded reports whether a path is left out by the Exclude options
-// (compared as the file system compares names: without case on Windows).
-func excluded(p string, ex []string) bool {
+// inScope reports whether a path is searched: named by Only (when it
+// is given) and not by Exclude. Names compare as the file system compares
+// them (without case on Windows).
+func (o SearchOptions) inScope(p string) bool {
+	return !pathIn(p, o.Exclude) && (len(o.Only) == 0 || pathIn(p, o.Only))
+}
+
+// pathIn reports whether one of the patterns names the path: the path
+// itself, a folder above it, or a glob ("*", "?", "[…]" within a folder
+// name, "**" for any folders).
+func pathIn(p string, patterns []string) bool {
 	p = foldPath(p)
-	for _, e := range ex {
+	for _, e := range patterns {
 		e = foldPath(strings.TrimSuffix(filepath.ToSlash(strings.TrimPrefix(e, "./")), "/"))
 		if e == "" {
 			continue
@@ -176,11 +188,71 @@ func excluded(p string, ex []string) bool {
 		if p == e || strings.HasPrefix(p, e+"/") {
 			return true
 		}
-		if ok, _ := path.Match(e, p); ok {
+		if re := compiledGlob(e); re != nil && re.MatchString(p) {
 			return true
 		}
 	}
 	return false
+}
+
+// globs caches compiled globs: a search tests every hit.
+var globs sync.Map // pattern → *regexp.Regexp (nil when it is no glob)
+
+func compiledGlob(g string) *regexp.Regexp {
+	if re, ok := globs.Load(g); ok {
+		return re.(*regexp.Regexp)
+	}
+	re := globRegexp(g)
+	globs.Store(g, re)
+	return re
+}
+
+// globRegexp turns a path glob into a regular expression of the whole
+// path (nil for a pattern that is not a glob, or a bad one).
+func globRegexp(g string) *regexp.Regexp {
+	if !strings.ContainsAny(g, "*?[") {
+		return nil
+	}
+	var b strings.Builder
+	b.WriteString("^")
+	segs := strings.Split(g, "/")
+	for i, seg := range segs {
+		last := i == len(segs)-1
+		if seg == "**" {
+			if last {
+				b.WriteString(".*")
+			} else {
+				b.WriteString("(?:[^/]*/)*")
+			}
+			continue
+		}
+		for j := 0; j < len(seg); j++ {
+			switch c := seg[j]; c {
+			case '*':
+				b.WriteString("[^/]*")
+			case '?':
+				b.WriteString("[^/]")
+			case '[':
+				k := strings.IndexByte(seg[j:], ']')
+				if k < 0 {
+					return nil
+				}
+				b.WriteString(seg[j : j+k+1])
+				j += k
+			default:
+				b.WriteString(regexp.QuoteMeta(seg[j : j+1]))
+			}
+		}
+		if !last {
+			b.WriteString("/")
+		}
+	}
+	b.WriteString("$")
+	re, err := regexp.Compile(b.String())
+	if err != nil {
+		return nil
+	}
+	return re
 }
 
 // readCurrent reads a source file as it is now: its text, the SHA-256 of

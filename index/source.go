@@ -123,7 +123,7 @@ func walk(root string, rules Rules, skipped func(rel, why string)) ([]fileInfo, 
 			if p == root {
 				return err
 			}
-			skipped(rel, "unreadable: "+err.Error())
+			skipped(rel, "unreadable: "+pathless(err).Error())
 			if d != nil && d.IsDir() {
 				return fs.SkipDir
 			}
@@ -156,7 +156,7 @@ func walk(root string, rules Rules, skipped func(rel, why string)) ([]fileInfo, 
 		}
 		info, err := d.Info()
 		if err != nil {
-			skipped(rel, "unreadable: "+err.Error())
+			skipped(rel, "unreadable: "+pathless(err).Error())
 			return nil
 		}
 		if info.Size() > rules.MaxFileSize {

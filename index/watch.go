@@ -152,7 +152,7 @@ func (ix *Index) Watch(ctx context.Context, opts WatchOptions) error {
 			}
 		})
 		if err == nil && st.Changed() {
-			log.Info("synced", "why", why, "added", st.Added, "updated", st.Updated, "deleted", st.Deleted, "took", st.Took)
+			log.Info("synced", "why", why, "added", st.Added, "updated", st.Updated, "deleted", st.Deleted, "took", st.Took.Round(time.Millisecond))
 		}
 		return st, err
 	}

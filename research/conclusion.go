@@ -5,6 +5,7 @@ import (
 
 	"lwr/policy"
 	"lwr/research/report"
+	"lwr/web"
 )
 
 // Conclusion is section 4, built from the evidence alone (no model): the
@@ -80,7 +81,15 @@ func BuildConclusion(r *Report) Conclusion {
 	for _, s := range srcs {
 		c.Points = append(c.Points, mainPoint(s))
 	}
-	c.Conflicts = findConflicts(srcs, r.IgnorePreference)
+	// A page that could not be fetched is no evidence to weigh against
+	// another: its snippet is the search engine's.
+	var weighed []source
+	for _, s := range srcs {
+		if s.local() || s.web.Entry.Status != web.EntryFetchFailed {
+			weighed = append(weighed, s)
+		}
+	}
+	c.Conflicts = findConflicts(weighed, r.IgnorePreference)
 	notes(&c, srcs, r)
 	c.Resolution = resolution(c.Conflicts)
 	c.ForceReview = forceReview(&c, srcs)
@@ -101,6 +110,8 @@ func mainPoint(s source) Point {
 		}
 		p := Point{Ref: s.ref, Where: e.URL, Text: report.Cut(text, 160)}
 		switch {
+		case e.Status == web.EntryFetchFailed:
+			p.Labels = append(p.Labels, "取得失敗", "未確認")
 		case s.web.Official():
 			p.Labels = append(p.Labels, "公式一次情報")
 		case e.Trust >= 2:

@@ -248,7 +248,7 @@ func Research(ctx context.Context, opts Options) (*Report, Timings, error) {
 	r.Conclusion = BuildConclusion(r)
 	tm.Report = time.Since(t0)
 	tm.Total = time.Since(start)
-	log.Debug("research", "local", r.Local.Status, "web", r.Web.Status, "deep", r.Deep.Status, "took", tm.Total)
+	log.Debug("research", "local", r.Local.Status, "web", r.Web.Status, "deep", r.Deep.Status, "took", tm.Total.Round(time.Millisecond))
 	return r, tm, nil
 }
 

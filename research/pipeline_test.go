@@ -496,3 +496,41 @@ func TestResearchOddFileNames(t *testing.T) {
 		}
 	}
 }
+
+// TestFetchFailedEntryIsMarked: a web result whose page could not be
+// fetched is said to be so wherever it shows, and weighs in no conflict.
+func TestFetchFailedEntryIsMarked(t *testing.T) {
+	root := researchtest.Sample(t)
+	ix := openIndex(t, root)
+	entries := goodEntries()
+	entries[1].Status = web.EntryFetchFailed
+	entries[1].Snippet = "随意契約の上限額は500万円。"
+	opts := Options{Query: "随意契約 上限額", SourceRoot: root, Local: localOf(ix, root), Web: webOf(t, &fakeProvider{entries: entries}), Timestamp: testNow(), Now: testNow}
+	out, _, err := runIn(t, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := string(out.Markdown)
+	if web := researchtest.Section(md, 2); strings.Count(web, "（取得失敗）") != 1 || !strings.Contains(web, "本文は取得できなかった") {
+		t.Errorf("section 2 does not mark the failed page:\n%s", web)
+	}
+	var failedRef string
+	for _, h := range out.Report.Web.Hits {
+		if h.Entry.Status == web.EntryFetchFailed {
+			failedRef = h.Ref
+		}
+	}
+	c := out.Report.Conclusion
+	for _, p := range c.Points {
+		if p.Ref == failedRef && !slices.Contains(p.Labels, "取得失敗") {
+			t.Errorf("the key point of %s does not say its page failed: %+v", failedRef, p)
+		}
+	}
+	for _, cf := range c.Conflicts {
+		for _, s := range cf.Sides {
+			if s.Ref == failedRef {
+				t.Errorf("the failed page weighs in a conflict: %+v", cf)
+			}
+		}
+	}
+}

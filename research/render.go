@@ -237,7 +237,12 @@ func renderWeb(b *bytes.Buffer, r *Report) {
 	b.WriteString("\n")
 	for _, h := range w.Hits {
 		e := h.Entry
-		fmt.Fprintf(b, "### [%s] %s\n\n", h.Ref, report.Inline(e.Title))
+		failed := e.Status == web.EntryFetchFailed
+		if failed {
+			fmt.Fprintf(b, "### [%s] %s（取得失敗）\n\n", h.Ref, report.Inline(e.Title))
+		} else {
+			fmt.Fprintf(b, "### [%s] %s\n\n", h.Ref, report.Inline(e.Title))
+		}
 		fmt.Fprintf(b, "%s\n\n", webLink(e))
 		meta := fmt.Sprintf("- 信頼度: %d", e.Trust)
 		if len(e.TrustReasons) > 0 {
@@ -249,10 +254,10 @@ func renderWeb(b *bytes.Buffer, r *Report) {
 		if !e.Published.IsZero() {
 			meta += "; 公開日: " + e.Published.UTC().Format("2006-01-02")
 		}
-		if e.Status == web.EntryFetchFailed {
-			meta += "; 取得失敗"
-		}
 		fmt.Fprintf(b, "%s; サニタイズ判定: %s\n\n", meta, res.Verdict)
+		if failed {
+			b.WriteString("- 注意: このページの本文は取得できなかった。以下は検索結果の抜粋であり、内容は確認されていない。\n\n")
+		}
 		if s := strings.TrimSpace(e.Snippet); s != "" {
 			for _, line := range strings.Split(s, "\n") {
 				fmt.Fprintf(b, "> %s\n", report.Inline(line))

@@ -157,7 +157,7 @@ func (s *Searcher) Search(ctx context.Context, req Request) (*Result, error) {
 		return nil, fmt.Errorf("web search %q: %w", firstRunes(req.Query, 40), err)
 	}
 	res := assemble(req, outs, s.opts, started)
-	s.opts.Logger.Debug("web search", "query", req.Query, "status", res.Status, "results", len(res.Entries), "verdict", res.Verdict, "took", s.opts.Now().Sub(started))
+	s.opts.Logger.Debug("web search", "query", req.Query, "status", res.Status, "results", len(res.Entries), "verdict", res.Verdict, "took", s.opts.Now().Sub(started).Round(time.Millisecond))
 	return res, nil
 }
 
@@ -173,9 +173,9 @@ func (s *Searcher) run(ctx context.Context, p Provider, req Request) (o outcome)
 		}
 		o.took = time.Since(start)
 		if o.err != nil {
-			s.opts.Logger.Warn("web provider failed", "provider", o.name, "err", o.err, "took", o.took)
+			s.opts.Logger.Warn("web provider failed", "provider", o.name, "err", o.err, "took", o.took.Round(time.Millisecond))
 		} else {
-			s.opts.Logger.Debug("web provider answered", "provider", o.name, "status", o.resp.Status, "results", len(o.resp.Entries), "took", o.took)
+			s.opts.Logger.Debug("web provider answered", "provider", o.name, "status", o.resp.Status, "results", len(o.resp.Entries), "took", o.took.Round(time.Millisecond))
 		}
 	}()
 	o.resp, o.err = p.Search(pctx, req)

@@ -304,6 +304,14 @@ func TestImport(t *testing.T) {
 	if !res.Entries[0].FetchedAt.Equal(time.Date(2026, 5, 31, 0, 0, 0, 0, time.UTC)) {
 		t.Errorf("fetched_at %v; want the agent's", res.Entries[0].FetchedAt)
 	}
+	// A fetched_at that is not a date drops the entry (counted), instead
+	// of becoming the import's date; a missing one is the import's.
+	res, err = web.Import(web.Request{Query: "q"}, []byte(`{"results":[
+		{"title":"A","url":"https://a.example.com/","snippet":"a","fetched_at":"yesterday"},
+		{"title":"B","url":"https://b.example.com/","snippet":"b"}]}`), "agent", web.Options{Now: clock})
+	if err != nil || len(res.Entries) != 1 || res.Entries[0].Title != "B" || res.Flags.DroppedResults != 1 || !res.Entries[0].FetchedAt.Equal(clock()) {
+		t.Errorf("a bad fetched_at: %+v, %v", res, err)
+	}
 	for _, bad := range []string{"", "not json", `{"agent_type":"local"}`, `{"status":"maybe"}`, `{} {}`} {
 		if _, err := web.Import(web.Request{Query: "q"}, []byte(bad), "agent", web.Options{}); !errors.Is(err, web.ErrInvalidOutput) {
 			t.Errorf("Import(%q): %v, want ErrInvalidOutput", bad, err)

@@ -239,7 +239,8 @@ type wireEntry struct {
 // ParseWebResult reads a web_result JSON document (as printed by an agent
 // or an exec command) into a Response. It is lenient where it can be: a
 // bare array of entries is accepted, unknown properties are ignored, an
-// entry that cannot be read is counted in Malformed. It fails when the
+// entry that cannot be read (or whose fetched_at is not a date) is counted
+// in Malformed; a missing fetched_at is now. It fails when the
 // document is not JSON, not an object or array, or names another agent type.
 func ParseWebResult(data []byte, now time.Time) (Response, error) {
 	data = bytes.TrimPrefix(bytes.TrimSpace(data), []byte("\xef\xbb\xbf"))
@@ -283,6 +284,11 @@ func ParseWebResult(data []byte, now time.Time) (Response, error) {
 		e := Entry{Title: we.Title, URL: we.URL, Snippet: we.Snippet, Status: we.Status, FetchedAt: now}
 		if t, ok := parseTime(we.FetchedAt); ok {
 			e.FetchedAt = t
+		} else if strings.TrimSpace(we.FetchedAt) != "" {
+			// A date that cannot be read is not replaced by today's: the
+			// report would show a reference date nobody gave.
+			resp.Malformed++
+			continue
 		}
 		for _, d := range []string{we.PublishedAt, we.PublishedDate, we.Date} {
 			if t, ok := parseTime(d); ok {

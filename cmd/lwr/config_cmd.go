@@ -12,9 +12,10 @@ import (
 func newConfigCommand(g *globalOptions) *cobra.Command {
 	c := &cobra.Command{Use: "config", Short: "Show the configuration"}
 	c.AddCommand(&cobra.Command{
-		Use:   "show",
-		Short: "Print the effective configuration and where each value came from",
-		Args:  cobra.NoArgs,
+		Use:     "show",
+		Example: "  lwr config show\n  lwr --config ./lwr.yaml config show\n  LWR_SEARCH_MAX_FILES=5 lwr config show",
+		Short:   "Print the effective configuration and where each value came from",
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runConfigShow(cmd.Context(), g, g.stdout)
 		},

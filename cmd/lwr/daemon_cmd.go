@@ -36,8 +36,9 @@ func (o *watchOptions) Check() error {
 func newIndexWatchCommand(g *globalOptions) *cobra.Command {
 	var opts watchOptions
 	cmd := &cobra.Command{
-		Use:   "watch",
-		Short: "Run the daemon: keep the index current as files change and answer searches",
+		Use:     "watch",
+		Example: "  lwr index watch --detach\n  lwr index watch --poll 5s\n  lwr --source-root G:/マイドライブ/資料 index watch --detach",
+		Short:   "Run the daemon: keep the index current as files change and answer searches",
 		Long: "Sync the index once, then watch the whole source root and apply changes within about a second;\n" +
 			"rescan everything every 10 minutes, and when events overflow. Searches and status requests are\n" +
 			"answered on a local socket in the index folder (owner only). SIGINT or SIGTERM stop it cleanly.",
@@ -113,9 +114,10 @@ func runWatch(ctx context.Context, opts watchOptions, g *globalOptions, out io.W
 
 func newIndexStopCommand(g *globalOptions) *cobra.Command {
 	return &cobra.Command{
-		Use:   "stop",
-		Short: "Stop the daemon of the source root",
-		Args:  cobra.NoArgs,
+		Use:     "stop",
+		Example: "  lwr index stop\n  lwr --source-root G:/マイドライブ/資料 index stop",
+		Short:   "Stop the daemon of the source root",
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runIndexStop(cmd.Context(), g, g.stdout)
 		},

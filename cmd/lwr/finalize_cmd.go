@@ -86,8 +86,9 @@ func (o *finalizeOptions) Check() error {
 func newFinalizeCommand(g *globalOptions) *cobra.Command {
 	var opts finalizeOptions
 	cmd := &cobra.Command{
-		Use:   "finalize --markdown FILE --query Q",
-		Short: "Validate and atomically save a report an agent wrote, with its context file",
+		Use:     "finalize --markdown FILE --query Q",
+		Example: "  lwr finalize --markdown draft.md --query \"随意契約の上限額は\" --local-status ok --web-status ok --deep-status skipped\n  lwr finalize --markdown - --query \"有給休暇の申請期限\" --json < draft.md",
+		Short:   "Validate and atomically save a report an agent wrote, with its context file",
 		Long: "Validate a research report written by an agent (as lwr validate does) and save it atomically to\n" +
 			"<workspace>/result/research/research_<UTC time>.md with its schema-version log, its context file\n" +
 			"(research_<ts>.context.json) and .last_research_output.json. The same report with the same\n" +

@@ -33,9 +33,10 @@ func (o *buildOptions) AddFlags(cmd *cobra.Command) {
 func newIndexBuildCommand(g *globalOptions) *cobra.Command {
 	var opts buildOptions
 	cmd := &cobra.Command{
-		Use:   "build",
-		Short: "Create or incrementally update the index of the source root",
-		Args:  cobra.NoArgs,
+		Use:     "build",
+		Example: "  lwr --source-root ~/skill-source index build\n  lwr index build --audit\n  lwr index build --force",
+		Short:   "Create or incrementally update the index of the source root",
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runIndexBuild(cmd.Context(), opts, g, g.stdout)
 		},

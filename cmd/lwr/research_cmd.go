@@ -96,8 +96,9 @@ func (o *researchOptions) overrides() []config.Override {
 func newResearchCommand(g *globalOptions) *cobra.Command {
 	var opts researchOptions
 	cmd := &cobra.Command{
-		Use:   "research QUERY...",
-		Short: "Research a question in the local documents and the web and save a validated report",
+		Use:     "research QUERY...",
+		Example: "  lwr research 随意契約の上限額はいくらか\n  lwr research --skip-web --json 有給休暇の申請期限\n  lwr research --web-results web.json --ignore-source-preference 2024年度の出張旅費の上限",
+		Short:   "Research a question in the local documents and the web and save a validated report",
 		Long: "Run the research pipeline: preflight (skip words, source root, query understanding, policies),\n" +
 			"local search (through the daemon when it runs) and web search (cache, then the configured providers),\n" +
 			"a deep-drill with keywords from the web results, and a report with five sections, line-exact\n" +

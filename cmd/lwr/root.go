@@ -5,6 +5,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -247,7 +248,14 @@ func newRootCommand(g *globalOptions) *cobra.Command {
 	root.SetOut(g.stdout)
 	root.SetErr(g.stderr)
 	g.AddFlags(root.PersistentFlags())
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err.Error() + "; see lwr --help"} })
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		msg := err.Error()
+		if strings.Contains(c.Use, "QUERY") && strings.HasPrefix(msg, "unknown") {
+			// A word of the query that starts with "-" reads as a flag.
+			return usageError{msg + "; to search for a word that starts with -, put -- before the words: " + c.CommandPath() + " -- -word"}
+		}
+		return usageError{msg + "; see " + c.CommandPath() + " --help"}
+	})
 	root.AddCommand(
 		newIndexCommand(g),
 		newSearchCommand(g),

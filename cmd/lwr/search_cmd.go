@@ -16,14 +16,21 @@ import (
 )
 
 type searchOptions struct {
-	formatName       string
-	maxFiles         int
-	maxChars         int
-	modeName         string
-	synonyms         []string
-	exclude          []string
-	explain          bool
-	ignorePreference bool
+	formatName string
+	maxFiles   int
+	maxChars   int
+	// maxSet: --max-files or --max-chars was given (0 is then a mistake,
+	// not the default).
+	maxFilesSet, maxCharsSet bool
+	modeName                 string
+	synonyms                 []string
+	exclude                  []string
+	explain                  bool
+	ignorePreference         bool
+	only                     []string
+	filesOnly, count         bool
+	after, before            int
+	contextLines             int
 
 	// Set by Check.
 	format local.Format
@@ -32,7 +39,13 @@ type searchOptions struct {
 
 func (o *searchOptions) AddFlags(cmd *cobra.Command) {
 	fs := cmd.Flags()
-	fs.StringVar(&o.formatName, "format", "text", "output format: text, json (the local_result of agent-output-schema.json) or json-ext (json plus editions, relations and currentness records)")
+	fs.StringVar(&o.formatName, "format", "text", "output format: text, json (the local_result of agent-output-schema.json), json-ext (json plus editions, relations and currentness records), grep (path:line:text of every line with a query word), files or count")
+	fs.BoolVarP(&o.filesOnly, "files-with-matches", "l", false, "print the matching files' paths only (--format files)")
+	fs.BoolVarP(&o.count, "count", "c", false, "print path:count of the lines with a query word (--format count)")
+	fs.IntVarP(&o.after, "after-context", "A", 0, "with --format grep: lines to show after each matching line")
+	fs.IntVarP(&o.before, "before-context", "B", 0, "with --format grep: lines to show before each matching line")
+	fs.IntVarP(&o.contextLines, "context", "C", 0, "with --format grep: lines to show before and after each matching line")
+	fs.StringArrayVar(&o.only, "path", nil, "search only a file, a folder or a glob (\"規程/**/*.md\"), relative to the source root (repeatable)")
 	fs.IntVar(&o.maxFiles, "max-files", 0, "files to return (default search.max_files, 8; in fulltext mode every matching file)")
 	fs.IntVar(&o.maxChars, "max-chars", 0, "characters per snippet (default search.max_chars, 1200)")
 	fs.StringVar(&o.modeName, "mode", "ranked", "ranked (by relevance) or fulltext (every file holding every word literally)")
@@ -44,21 +57,35 @@ func (o *searchOptions) AddFlags(cmd *cobra.Command) {
 
 // Check validates the flags and reads the format and the mode.
 func (o *searchOptions) Check() error {
+	switch {
+	case o.filesOnly && o.count:
+		return usagef("-l and -c exclude each other; give one")
+	case o.filesOnly:
+		o.formatName = "files"
+	case o.count:
+		o.formatName = "count"
+	}
 	f, err := local.ParseFormat(o.formatName)
 	if err != nil {
 		return usagef("--format: %v", err)
 	}
 	o.format = f
+	if o.after < 0 || o.before < 0 || o.contextLines < 0 {
+		return usagef("-A, -B and -C take a number of lines, 0 or more")
+	}
+	if (o.after > 0 || o.before > 0 || o.contextLines > 0) && f != local.FormatGrep {
+		return usagef("-A, -B and -C show lines around matching lines: use them with --format grep")
+	}
 	m, err := index.ParseMode(o.modeName)
 	if err != nil {
 		return usageError{err.Error()}
 	}
 	o.mode = m
-	if o.maxFiles < 0 {
-		return usagef("--max-files is %d; use a positive number", o.maxFiles)
+	if o.maxFiles < 0 || o.maxFilesSet && o.maxFiles == 0 {
+		return usagef("--max-files is %d; use a positive number, or leave it out for search.max_files", o.maxFiles)
 	}
-	if o.maxChars != 0 && o.maxChars < 40 {
-		return usagef("--max-chars is %d; use at least 40", o.maxChars)
+	if o.maxCharsSet && o.maxChars < 40 || o.maxChars != 0 && o.maxChars < 40 {
+		return usagef("--max-chars is %d; use at least 40, or leave it out for search.max_chars", o.maxChars)
 	}
 	if o.explain && o.format != local.FormatText {
 		return usagef("--explain works with --format text only")
@@ -69,14 +96,16 @@ func (o *searchOptions) Check() error {
 func newSearchCommand(g *globalOptions) *cobra.Command {
 	var opts searchOptions
 	cmd := &cobra.Command{
-		Use:   "search QUERY...",
-		Short: "Search the local documents (ranked, or every literal match with --mode fulltext)",
+		Use:     "search QUERY...",
+		Example: "  lwr search 有給休暇 申請期限\n  lwr search --format json --max-files 8 --synonym 年次有給休暇 有休\n  lwr search --mode fulltext --format grep -C 1 160万円\n  lwr search -l --path \"規程/**\" 押印\n  lwr search -- -v",
+		Short:   "Search the local documents (ranked, or every literal match with --mode fulltext)",
 		Long: "Search the indexed source root. Words are matched after Japanese morphological analysis\n" +
 			"(conjugations, width and long-vowel variants fold together); \"quoted words\" must occur as written.\n" +
 			"With --mode fulltext every file that holds every word literally is returned. The source root's\n" +
 			"policies (.research-policy/) order preferred editions first and annotate editions, relations\n" +
 			"and currentness records. A running daemon (lwr index watch) answers without opening the index.",
 		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.maxFilesSet, opts.maxCharsSet = cmd.Flags().Changed("max-files"), cmd.Flags().Changed("max-chars")
 			return runSearch(cmd.Context(), opts, g, g.stdout, args)
 		},
 	}
@@ -114,7 +143,8 @@ func runSearch(ctx context.Context, opts searchOptions, g *globalOptions, out io
 	}
 	req := local.Request{
 		Query: q, Mode: opts.mode, Limit: opts.maxFiles, MaxChars: opts.maxChars,
-		Synonyms: opts.synonyms, Exclude: opts.exclude, Explain: opts.explain,
+		Synonyms: opts.synonyms, Exclude: opts.exclude, Only: opts.only, Explain: opts.explain,
+		Context:      local.LineContext{Before: max(opts.before, opts.contextLines), After: max(opts.after, opts.contextLines)},
 		NoHighlights: opts.format != local.FormatText, IgnorePreference: opts.ignorePreference,
 	}
 	if req.MaxChars == 0 {

@@ -101,6 +101,19 @@ func TestSearchTextAndErrors(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "body:") {
 		t.Errorf("explain output (exit %d):\n%s", code, out)
 	}
+	// --path keeps a part of the tree; -l lists the files.
+	out, _, code = run(t, env, "--source-root", root, "search", "--mode", "fulltext", "-l", "--path", "規程/**", "有給休暇")
+	if code != 0 || strings.TrimSpace(out) == "" {
+		t.Errorf("--path (exit %d):\n%s", code, out)
+	}
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		if !strings.HasPrefix(l, "規程/") {
+			t.Errorf("--path 規程/** listed %s", l)
+		}
+	}
+	if out, _, code = run(t, env, "--source-root", root, "search", "--mode", "fulltext", "-l", "--path", "メモ", "有給休暇"); code != 0 || out != "" {
+		t.Errorf("--path メモ found files outside it (exit %d):\n%s", code, out)
+	}
 	tests := []struct {
 		name string
 		args []string
@@ -112,12 +125,20 @@ func TestSearchTextAndErrors(t *testing.T) {
 		{"bad format", []string{"--source-root", root, "search", "--format", "xml", "a"}, exitUsage, "--format"},
 		{"unknown flag", []string{"search", "--bogus", "a"}, exitUsage, "unknown flag"},
 		{"bad config value", []string{"--source-root", root, "search", "a"}, exitUsage, "query_understanding"},
+		{"bad number in the environment", []string{"--source-root", root, "search", "a"}, exitUsage, "search.max_files (from env LWR_SEARCH_MAX_FILES) is \"abc\", not a whole number"},
+		{"a word that starts with -", []string{"--source-root", root, "search", "-x"}, exitUsage, "put -- before the words"},
+		{"--max-files 0", []string{"--source-root", root, "search", "--max-files", "0", "a"}, exitUsage, "--max-files is 0"},
+		{"-l and -c", []string{"--source-root", root, "search", "-l", "-c", "a"}, exitUsage, "exclude each other"},
+		{"-C without grep", []string{"--source-root", root, "search", "-C", "2", "a"}, exitUsage, "--format grep"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e := env
-			if tt.name == "bad config value" {
+			switch tt.name {
+			case "bad config value":
 				e = append(append([]string(nil), env...), "CC_LWR_QUERY_UNDERSTANDING=sometimes")
+			case "bad number in the environment":
+				e = append(append([]string(nil), env...), "LWR_SEARCH_MAX_FILES=abc")
 			}
 			_, errOut, code := run(t, e, tt.args...)
 			if code != tt.code || !strings.Contains(errOut, tt.msg) {

@@ -110,9 +110,10 @@ func runSkillPlugin(_ context.Context, g *globalOptions, out io.Writer, dir stri
 
 func newSkillShowCommand(g *globalOptions) *cobra.Command {
 	return &cobra.Command{
-		Use:   "show",
-		Short: "Print the skill's SKILL.md",
-		Args:  cobra.NoArgs,
+		Use:     "show",
+		Example: "  lwr skill show > SKILL.md",
+		Short:   "Print the skill's SKILL.md",
+		Args:    cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
 			_, err := g.stdout.Write(skill.SkillMD())
 			return err

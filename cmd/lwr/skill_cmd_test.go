@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"lwr/research/agent/skill"
 )
@@ -31,29 +32,8 @@ func TestSkillNamesRealCommands(t *testing.T) {
 	commands, flags := 0, 0
 	for _, s := range snippets {
 		for _, call := range regexp.MustCompile(`(?:^|\s)lwr\s`).Split(s, -1)[1:] {
-			fields := strings.Fields(call)
-			var path []string
-			for _, f := range fields {
-				if !regexp.MustCompile(`^[a-z]+$`).MatchString(f) {
-					break
-				}
-				path = append(path, f)
-			}
-			cmd, rest, err := root.Find(path)
-			if err != nil || len(rest) > 0 && cmd.HasSubCommands() {
-				t.Errorf("the skill runs `lwr %s`, which is not a command (%v)", call, err)
-				continue
-			}
 			commands++
-			for _, f := range fields {
-				if name, ok := strings.CutPrefix(f, "--"); ok {
-					name, _, _ = strings.Cut(name, "=")
-					if cmd.Flags().Lookup(name) == nil && cmd.InheritedFlags().Lookup(name) == nil && root.PersistentFlags().Lookup(name) == nil {
-						t.Errorf("the skill runs `lwr %s` with --%s, which %s does not have", call, name, cmd.CommandPath())
-					}
-					flags++
-				}
-			}
+			flags += checkCall(t, root, call, "the skill runs")
 		}
 		// A flag named on its own (`--skip-web`) belongs to some command.
 		if name, ok := strings.CutPrefix(s, "--"); ok && !strings.Contains(s, " ") {
@@ -66,6 +46,91 @@ func TestSkillNamesRealCommands(t *testing.T) {
 	if commands < 10 || flags < 10 {
 		t.Fatalf("found %d commands and %d flags in SKILL.md; the parser no longer reads it", commands, flags)
 	}
+}
+
+// checkCall checks one command line after "lwr ": its command exists and
+// has every --flag and -f it gives; it returns how many flags it checked.
+func checkCall(t *testing.T, root *cobra.Command, call, who string) int {
+	t.Helper()
+	fields := strings.Fields(call)
+	// Global flags may come first: lwr --source-root DIR index watch.
+	for len(fields) > 0 && strings.HasPrefix(fields[0], "--") {
+		name, _, withValue := strings.Cut(strings.TrimPrefix(fields[0], "--"), "=")
+		fl := root.PersistentFlags().Lookup(name)
+		if fl == nil {
+			fl = root.Flags().Lookup(name) // --version, --help
+		}
+		if fl == nil {
+			t.Errorf("%s `lwr %s` with --%s, which is no global flag", who, call, name)
+			return 0
+		}
+		fields = fields[1:]
+		if fl.Value.Type() != "bool" && !withValue && len(fields) > 0 {
+			fields = fields[1:]
+		}
+	}
+	var path []string
+	for _, f := range fields {
+		if !regexp.MustCompile(`^[a-z]+$`).MatchString(f) {
+			break
+		}
+		path = append(path, f)
+	}
+	cmd, rest, err := root.Find(path)
+	if err != nil || len(rest) > 0 && cmd.HasSubCommands() {
+		t.Errorf("%s `lwr %s`, which is not a command (%v)", who, call, err)
+		return 0
+	}
+	has := func(name string, short bool) bool {
+		for _, fs := range []*pflag.FlagSet{cmd.Flags(), cmd.InheritedFlags(), root.PersistentFlags()} {
+			if short && fs.ShorthandLookup(name) != nil || !short && fs.Lookup(name) != nil {
+				return true
+			}
+		}
+		return false
+	}
+	n := 0
+	for _, f := range fields {
+		if f == "--" {
+			break // the words after -- are the query's
+		}
+		if name, ok := strings.CutPrefix(f, "--"); ok {
+			name, _, _ = strings.Cut(name, "=")
+			if !has(name, false) {
+				t.Errorf("%s `lwr %s` with --%s, which %s does not have", who, call, name, cmd.CommandPath())
+			}
+			n++
+		} else if name, ok := strings.CutPrefix(f, "-"); ok && len(name) == 1 && !has(name, true) {
+			t.Errorf("%s `lwr %s` with -%s, which %s does not have", who, call, name, cmd.CommandPath())
+		}
+	}
+	return n
+}
+
+// TestEveryCommandHasExamples: each command's --help shows examples, and
+// each example is a command line lwr takes.
+func TestEveryCommandHasExamples(t *testing.T) {
+	root := newRootCommand(&globalOptions{})
+	root.InitDefaultVersionFlag()
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		if c.Runnable() && c != root {
+			if strings.TrimSpace(c.Example) == "" {
+				t.Errorf("%s has no examples in its --help", c.CommandPath())
+			}
+			for _, line := range strings.Split(c.Example, "\n") {
+				call, ok := strings.CutPrefix(strings.TrimSpace(line), "lwr ")
+				if !ok {
+					continue // e.g. an agent's configuration
+				}
+				checkCall(t, root, call, "an example of "+c.CommandPath()+" runs")
+			}
+		}
+		for _, s := range c.Commands() {
+			walk(s)
+		}
+	}
+	walk(root)
 }
 
 func anyCommandHasFlag(c *cobra.Command, name string) bool {

@@ -88,8 +88,9 @@ func parseIntent(s string) (web.Intent, error) {
 func newWebSearchCommand(g *globalOptions) *cobra.Command {
 	var opts webSearchOptions
 	cmd := &cobra.Command{
-		Use:   "search QUERY...",
-		Short: "Run the configured web providers alone and print the merged, sanitized results",
+		Use:     "search QUERY...",
+		Example: "  lwr web search 電子契約 収入印紙\n  lwr web search --format json --intent howto VPN 接続 手順",
+		Short:   "Run the configured web providers alone and print the merged, sanitized results",
 		Long: "Ask every provider of web.providers at once (each within web.timeout), merge the results by\n" +
 			"canonical URL, score them (+2 several engines, +1 official domain, +1 dated recently), label and\n" +
 			"filter them by freshness, and sanitize everything. One provider failing gives a partial result\n" +
@@ -264,9 +265,10 @@ func (o *webCacheGetOptions) AddFlags(cmd *cobra.Command) {
 func newWebCacheGetCommand(g *globalOptions) *cobra.Command {
 	var opts webCacheGetOptions
 	cmd := &cobra.Command{
-		Use:   "get --query Q [--intent I] [--max-results N] [--locale L]",
-		Short: `Look a search up: {"hit":true,"data":…,"negative":…,"age_seconds":…} or {"hit":false}`,
-		Args:  cobra.NoArgs,
+		Use:     "get --query Q [--intent I] [--max-results N] [--locale L]",
+		Example: "  lwr web cache get --query \"電子契約 収入印紙\" --intent factcheck",
+		Short:   `Look a search up: {"hit":true,"data":…,"negative":…,"age_seconds":…} or {"hit":false}`,
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runWebCacheGet(cmd.Context(), opts, g, g.stdout)
 		},
@@ -360,9 +362,10 @@ func (o *webCacheSetOptions) Check() error {
 func newWebCacheSetCommand(g *globalOptions) *cobra.Command {
 	var opts webCacheSetOptions
 	cmd := &cobra.Command{
-		Use:   "set --query Q [--intent I] [--max-results N] [--locale L] (--data JSON | --data-file F) [--negative]",
-		Short: `Store a search result (sanitized first): {"status":"ok"|"skipped"|"error",…}`,
-		Args:  cobra.NoArgs,
+		Use:     "set --query Q [--intent I] [--max-results N] [--locale L] (--data JSON | --data-file F) [--negative]",
+		Example: "  lwr web cache set --query \"電子契約 収入印紙\" --intent factcheck --data-file web.json\n  lwr web cache set --query \"存在しない制度\" --negative --data \"{\\\"status\\\":\\\"empty\\\",\\\"results\\\":[]}\"",
+		Short:   `Store a search result (sanitized first): {"status":"ok"|"skipped"|"error",…}`,
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runWebCacheSet(cmd.Context(), opts, g, g.stdout)
 		},
@@ -468,9 +471,10 @@ func (o *webCacheCleanupOptions) Check() error {
 func newWebCacheCleanupCommand(g *globalOptions) *cobra.Command {
 	var opts webCacheCleanupOptions
 	cmd := &cobra.Command{
-		Use:   "cleanup",
-		Short: "Remove entries older than 24 hours (bounded in count and time); prints the cleanup report",
-		Args:  cobra.NoArgs,
+		Use:     "cleanup",
+		Example: "  lwr web cache cleanup\n  lwr web cache cleanup --max 1000 --timeout 5s",
+		Short:   "Remove entries older than 24 hours (bounded in count and time); prints the cleanup report",
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runWebCacheCleanup(cmd.Context(), opts, g, g.stdout)
 		},
@@ -516,9 +520,10 @@ func runWebCacheCleanup(ctx context.Context, opts webCacheCleanupOptions, g *glo
 
 func newWebCacheStatsCommand(g *globalOptions) *cobra.Command {
 	return &cobra.Command{
-		Use:   "stats",
-		Short: "Count the cache entries by kind and age",
-		Args:  cobra.NoArgs,
+		Use:     "stats",
+		Example: "  lwr web cache stats",
+		Short:   "Count the cache entries by kind and age",
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runWebCacheStats(cmd.Context(), g, g.stdout)
 		},

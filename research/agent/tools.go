@@ -42,6 +42,7 @@ type SearchIn struct {
 	MaxChars               int      `json:"max_chars,omitempty" jsonschema:"スニペットの最大文字数（既定 1200）. Characters per snippet (1200 by default)."`
 	Alternatives           []string `json:"alternatives,omitempty" jsonschema:"資料側の正式な語を3〜5個（例: 有休 → 年次有給休暇, 付与; 印鑑をなくした → 届出印, 紛失）。低い重みで一致する。Add 3–5 words in the documents' formal vocabulary; they match at a lower weight."`
 	ExcludePaths           []string `json:"exclude_paths,omitempty" jsonschema:"除外するファイル・フォルダ・glob（ソースルートからの相対パス）. Files, folders or globs to leave out, relative to the source root."`
+	Paths                  []string `json:"paths,omitempty" jsonschema:"この範囲だけを検索する（ファイル・フォルダ・glob、例: 規程/**/*.md）. Search only these files, folders or globs (\"**\" for any folders), relative to the source root."`
 	IgnoreSourcePreference bool     `json:"ignore_source_preference,omitempty" jsonschema:"過去時点・旧版の質問では true: 関連度順のまま（版・関係は報告される）. For historical or old-edition questions: keep relevance order."`
 }
 
@@ -225,7 +226,7 @@ func (s *Server) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchIn
 		return nil, out, nil
 	}
 	req := local.Request{Query: q, Mode: mode, Limit: in.MaxFiles, MaxChars: in.MaxChars, Synonyms: in.Alternatives,
-		Exclude: in.ExcludePaths, NoHighlights: true, IgnorePreference: in.IgnoreSourcePreference}
+		Exclude: in.ExcludePaths, Only: in.Paths, NoHighlights: true, IgnorePreference: in.IgnoreSourcePreference}
 	if req.Limit == 0 && mode == index.Ranked {
 		req.Limit = cfg.Search.MaxFiles
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"lwr/index"
 	"lwr/policy"
 )
 
@@ -22,9 +23,20 @@ const (
 	FormatJSON
 	// FormatJSONExt is FormatJSON plus the policies' structured notes.
 	FormatJSONExt
+	// FormatGrep is every line of the matching files that holds a query
+	// word, as path:line:text (with context lines as path-line-text), as
+	// grep and ripgrep print them.
+	FormatGrep
+	// FormatFiles is the matching files' paths, one a line.
+	FormatFiles
+	// FormatCount is path:count of the lines that hold a query word.
+	FormatCount
 )
 
-var formatNames = [...]string{FormatText: "text", FormatJSON: "json", FormatJSONExt: "json-ext"}
+var formatNames = [...]string{FormatText: "text", FormatJSON: "json", FormatJSONExt: "json-ext", FormatGrep: "grep", FormatFiles: "files", FormatCount: "count"}
+
+// lineFormat: the format prints the files' lines (read from the files).
+func (f Format) lineFormat() bool { return f == FormatGrep || f == FormatFiles || f == FormatCount }
 
 func (f Format) String() string {
 	if f < 0 || int(f) >= len(formatNames) {
@@ -40,7 +52,7 @@ func ParseFormat(s string) (Format, error) {
 			return Format(i), nil
 		}
 	}
-	return FormatText, fmt.Errorf("unknown format %q; use text, json or json-ext", s)
+	return FormatText, fmt.Errorf("unknown format %q; use text, json, json-ext, grep, files or count", s)
 }
 
 // MarshalText writes the format's name.
@@ -145,6 +157,10 @@ func WriteJSON(out io.Writer, v any) {
 func Render(r *Result, f Format, tty bool) string {
 	var b strings.Builder
 	switch f {
+	case FormatGrep, FormatFiles, FormatCount:
+		// The files' lines under the index's default rules; a Searcher's
+		// Render reads them under the index's own.
+		return renderLines(r, index.Rules{}, f, LineContext{}, r.Terms, tty)
 	case FormatJSON:
 		WriteJSON(&b, r.Agent())
 	case FormatJSONExt:

@@ -27,12 +27,23 @@ type Request struct {
 	Synonyms []string `json:"synonyms,omitempty"`
 	// Exclude leaves out files, folders and globs (relative paths).
 	Exclude []string `json:"exclude,omitempty"`
-	Explain bool     `json:"explain,omitempty"`
+	// Only keeps the files these files, folders and globs name.
+	Only []string `json:"only,omitempty"`
+	// Context is the lines shown around each matching line (FormatGrep).
+	Context LineContext `json:"context,omitzero"`
+	Explain bool        `json:"explain,omitempty"`
 	// NoHighlights: the output does not show highlighted words.
 	NoHighlights bool `json:"no_highlights,omitempty"`
 	// IgnorePreference leaves the order to relevance alone (historical or
 	// old-edition questions); editions and relations are still shown.
 	IgnorePreference bool `json:"ignore_preference,omitempty"`
+}
+
+// LineContext is how many lines FormatGrep shows before and after each
+// matching line.
+type LineContext struct {
+	Before int `json:"before,omitempty"`
+	After  int `json:"after,omitempty"`
 }
 
 // Result is a local search with the policies applied.
@@ -136,7 +147,7 @@ func run(ctx context.Context, ix *index.Index, corpus *policy.Corpus, pols polic
 		return nil, err
 	}
 	so := index.SearchOptions{
-		Mode: req.Mode, Limit: req.Limit, MaxChars: req.MaxChars, Synonyms: req.Synonyms, Exclude: req.Exclude,
+		Mode: req.Mode, Limit: req.Limit, MaxChars: req.MaxChars, Synonyms: req.Synonyms, Exclude: req.Exclude, Only: req.Only,
 		Explain: req.Explain, SkipHighlights: req.NoHighlights, Dictionary: dict,
 	}
 	limit := so.Limit

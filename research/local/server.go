@@ -196,6 +196,10 @@ func (srv *Server) answer(ctx context.Context, req wireRequest, resp *wireRespon
 			fail(errorCode(err), err)
 			return
 		}
+		if f := req.Format; f != nil && f.lineFormat() {
+			resp.Output = renderLines(res, srv.ix.Rules(), *f, req.Search.Context, queryWords(req.Search.Query), req.TTY)
+			return
+		}
 		if req.Format != nil {
 			resp.Output = Render(res, *req.Format, req.TTY)
 			return

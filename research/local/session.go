@@ -97,7 +97,7 @@ func NewSession(opts Options) *Session {
 // serving returns the session of a daemon: on its open index, with its
 // dictionary, reading the policies at every search.
 func serving(ix *index.Index, dict *analyzer.Synonyms, opts Options) *Session {
-	opts.Index.Root = ix.Root()
+	opts.Index.Root, opts.Index.Rules = ix.Root(), ix.Rules()
 	return &Session{opts: opts.withDefaults(), ix: ix, dict: dict, live: true}
 }
 
@@ -254,6 +254,9 @@ func (s *Session) Render(ctx context.Context, req Request, f Format, tty bool) (
 	res, err := s.Search(ctx, req)
 	if err != nil {
 		return "", err
+	}
+	if f.lineFormat() {
+		return renderLines(res, s.opts.Index.Rules, f, req.Context, queryWords(req.Query), tty), nil
 	}
 	return Render(res, f, tty), nil
 }

@@ -195,6 +195,11 @@ func Finalize(ctx context.Context, opts FinalizeOptions) (*Finalized, error) {
 	if !filepath.IsLocal(opts.OutputDir) {
 		return nil, &Failure{Reason: ReasonInvalidInput, Err: fmt.Errorf("finalize: the output folder %q is not inside the workspace; set research.output_dir to a relative folder such as result/research", opts.OutputDir)}
 	}
+	for _, d := range []string{outDir, logDir} {
+		if err := insideWorkspace(opts.Workspace, d); err != nil {
+			return nil, &Failure{Reason: ReasonInvalidInput, Err: err}
+		}
+	}
 	ps := Validate(opts.Markdown)
 	if opts.Sources != nil && len(ps) == 0 {
 		ps = VerifySources(opts.Markdown, *opts.Sources)

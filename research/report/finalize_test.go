@@ -200,3 +200,25 @@ func TestFinalizeSchemaVersions(t *testing.T) {
 
 // outputDir is where reports go by default, relative to the workspace.
 var outputDir = config.DefaultResearch().OutputDir
+
+// TestFinalizeRefusesALinkOutOfTheWorkspace: result/research as a
+// symbolic link to a folder elsewhere is refused, and nothing is written
+// there, as an output_dir outside the workspace is.
+func TestFinalizeRefusesALinkOutOfTheWorkspace(t *testing.T) {
+	ws := configtest.TempDir(t)
+	elsewhere := configtest.TempDir(t)
+	if err := os.MkdirAll(filepath.Join(ws, "result"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(elsewhere, filepath.Join(ws, filepath.FromSlash(outputDir))); err != nil {
+		t.Skipf("symbolic links: %v", err)
+	}
+	_, err := finalizeIn(t, ws, validReport(""), testNow(), report.FS{})
+	var f *report.Failure
+	if !errors.As(err, &f) || f.Reason != report.ReasonInvalidInput || !strings.Contains(err.Error(), "leads out of the workspace") {
+		t.Fatalf("err = %v, want an invalid input that names the link", err)
+	}
+	if left := researchtest.Files(t, elsewhere); len(left) > 0 {
+		t.Errorf("wrote outside the workspace: %v", left)
+	}
+}

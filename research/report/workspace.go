@@ -1,8 +1,11 @@
 package report
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strings"
 )
 
 // FindWorkspace returns the workspace of dir: the top of the git work
@@ -23,4 +26,37 @@ func FindWorkspace(dir string) (string, error) {
 		}
 		d = parent
 	}
+}
+
+// insideWorkspace checks that the folder p, as far as it exists, does not
+// lead out of the workspace ws through a symbolic link: a report goes
+// where the workspace says, never through a link to elsewhere.
+func insideWorkspace(ws, p string) error {
+	rws, err := filepath.EvalSymlinks(ws)
+	if err != nil {
+		return fmt.Errorf("finalize: the workspace %s: %w", ws, err)
+	}
+	q := p
+	for {
+		if _, err := os.Lstat(q); err == nil {
+			break
+		}
+		parent := filepath.Dir(q)
+		if parent == q {
+			return nil
+		}
+		q = parent
+	}
+	rq, err := filepath.EvalSymlinks(q)
+	if err != nil {
+		return fmt.Errorf("finalize: the output folder %s: %w", p, err)
+	}
+	a, b := rws, rq
+	if runtime.GOOS == "windows" {
+		a, b = strings.ToLower(a), strings.ToLower(b)
+	}
+	if rel, err := filepath.Rel(a, b); err != nil || rel != "." && !filepath.IsLocal(rel) {
+		return fmt.Errorf("finalize: the output folder %s leads out of the workspace (through a symbolic link to %s); remove the link, or set research.output_dir to a folder inside %s", p, rq, ws)
+	}
+	return nil
 }

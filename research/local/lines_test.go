@@ -1,0 +1,91 @@
+package local
+
+import (
+	"context"
+	"io/fs"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"lwr/analyzer"
+	"lwr/index"
+	"lwr/research/researchtest"
+)
+
+// TestGrepFormatEqualsAScan: in full-text mode, --format grep prints
+// exactly the lines a scan of every document finds the word in, and
+// files and count agree with it; the daemon prints the same.
+func TestGrepFormatEqualsAScan(t *testing.T) {
+	root, dir := builtSample(t)
+	s := NewSession(Options{Index: index.Options{Root: root, Dir: dir}})
+	ctx := context.Background()
+	word := "随意契約"
+	req := Request{Query: mustQuery(t, word), Mode: index.FullText}
+	out, err := s.Render(ctx, req, FormatGrep, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Split(strings.TrimSpace(out), "\n")
+	var want []string
+	files := map[string]int{}
+	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		rel = filepath.ToSlash(rel)
+		f, err := index.ReadFile(root, index.Rules{}, rel)
+		if err != nil {
+			return nil // not a document
+		}
+		for i, l := range f.Lines {
+			if strings.Contains(analyzer.Fold(l), analyzer.Fold(word)) {
+				want = append(want, rel+":"+strconv.Itoa(i+1)+":"+l)
+				files[rel]++
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(got)
+	slices.Sort(want)
+	if len(want) == 0 || !slices.Equal(got, want) {
+		t.Fatalf("grep output:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	counts, _ := s.Render(ctx, req, FormatCount, false)
+	names, _ := s.Render(ctx, req, FormatFiles, false)
+	for rel, n := range files {
+		if !strings.Contains(counts, rel+":"+strconv.Itoa(n)+"\n") || !strings.Contains(names, rel+"\n") {
+			t.Errorf("%s (%d lines) missing from\n%s\n%s", rel, n, counts, names)
+		}
+	}
+	if strings.Count(names, "\n") != len(files) {
+		t.Errorf("files:\n%s\nwant %d", names, len(files))
+	}
+	s.Close()
+	c := serve(t, root, dir)
+	if d, err := c.Render(ctx, req, FormatGrep, false); err != nil || d != out {
+		t.Errorf("the daemon's grep output differs (%v):\n%s", err, d)
+	}
+}
+
+// TestGrepContext prints context lines as grep -C does: "-" for context,
+// ":" for matches, "--" between groups that do not touch.
+func TestGrepContext(t *testing.T) {
+	root := researchtest.WriteTree(t, map[string]string{"a.md": "一\n二 鍵\n三\n四\n五\n六\n七 鍵\n八 鍵\n九\n"})
+	dir := filepath.Join(t.TempDir(), "ix")
+	s := NewSession(Options{Index: index.Options{Root: root, Dir: dir}, AutoBuild: &AutoBuild{}})
+	defer s.Close()
+	out, err := s.Render(context.Background(), Request{Query: mustQuery(t, "鍵"), Mode: index.FullText, Context: LineContext{Before: 1, After: 1}}, FormatGrep, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "a.md-1-一\na.md:2:二 鍵\na.md-3-三\n--\na.md-6-六\na.md:7:七 鍵\na.md:8:八 鍵\na.md-9-九\n"
+	if out != want {
+		t.Errorf("got:\n%s\nwant:\n%s", out, want)
+	}
+}
