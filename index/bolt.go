@@ -1,8 +1,10 @@
 package index
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -21,6 +23,9 @@ var errDamaged = errors.New("the file is damaged")
 // for a file shorter than its data (which would fault when read) and,
 // when full, for what bbolt's own consistency check finds.
 func openBolt(p string, opts bolt.Options, full bool) (*bolt.DB, error) {
+	if err := freelistSound(p); err != nil {
+		return nil, fmt.Errorf("%w: %v", errDamaged, err)
+	}
 	var file *os.File
 	opts.OpenFile = func(name string, flag int, perm os.FileMode) (*os.File, error) {
 		f, err := os.OpenFile(name, flag, perm)
@@ -101,4 +106,55 @@ func guardBolt(f func() error) (err error) {
 		}
 	}()
 	return f()
+}
+
+// freelistSound checks, before bbolt opens the file p, that the freelist
+// page its current meta page names is a freelist page inside the file:
+// bbolt panics on one that is not while it opens, and cannot then release
+// the file's memory mapping (on Windows the file cannot be removed until
+// the process ends). Damage of other kinds is left to bbolt to report.
+func freelistSound(p string) error {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil
+	}
+	// A meta page: the page header (16 bytes), then magic, version, page
+	// size, flags (4 bytes each), the root bucket (16), the freelist page,
+	// the high-water mark, the transaction id, the checksum of all that.
+	meta := func(off int64) (freelist, high, txid uint64, pageSize int64, ok bool) {
+		var b [80]byte
+		if _, err := f.ReadAt(b[:], off); err != nil {
+			return 0, 0, 0, 0, false
+		}
+		h := fnv.New64a()
+		h.Write(b[16:72])
+		if binary.LittleEndian.Uint32(b[16:]) != 0xED0CDAED || h.Sum64() != binary.LittleEndian.Uint64(b[72:]) {
+			return 0, 0, 0, 0, false
+		}
+		return binary.LittleEndian.Uint64(b[48:]), binary.LittleEndian.Uint64(b[56:]), binary.LittleEndian.Uint64(b[64:]), int64(binary.LittleEndian.Uint32(b[24:])), true
+	}
+	fl, high, tx, ps, ok := meta(0)
+	if fl1, high1, tx1, ps1, ok1 := meta(int64(ps)); ok1 && (!ok || tx1 > tx) {
+		fl, high, ps, ok = fl1, high1, ps1, true
+	}
+	if !ok || ps < 512 || fl == ^uint64(0) { // bbolt reports an invalid file; no freelist
+		return nil
+	}
+	if fl < 2 || fl >= high || int64(fl+1)*ps > st.Size() {
+		return fmt.Errorf("its freelist page %d is outside the file", fl)
+	}
+	var head [16]byte
+	if _, err := f.ReadAt(head[:], int64(fl)*ps); err != nil {
+		return fmt.Errorf("its freelist page %d cannot be read", fl)
+	}
+	const freelistPageFlag = 0x10
+	if id, flags := binary.LittleEndian.Uint64(head[:]), binary.LittleEndian.Uint16(head[8:]); id != fl || flags != freelistPageFlag {
+		return fmt.Errorf("its freelist page %d is not a freelist page", fl)
+	}
+	return nil
 }

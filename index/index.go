@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path"
@@ -288,7 +289,7 @@ func (ix *Index) replace(damaged bool) error {
 			if err := setAside(dir); err != nil {
 				return err
 			}
-		} else if err := os.RemoveAll(dir); err != nil {
+		} else if err := removeTree(dir); err != nil {
 			return fmt.Errorf("remove the old index %s: %w", dir, err)
 		}
 	}
@@ -315,13 +316,37 @@ func (ix *Index) replace(damaged bool) error {
 // latest such copy for inspection.
 func setAside(p string) error {
 	old := p + ".damaged"
-	if err := os.RemoveAll(old); err != nil {
+	if err := removeTree(old); err != nil {
 		return fmt.Errorf("remove %s: %w", old, err)
 	}
 	if err := os.Rename(p, old); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("set aside %s: %w", p, err)
 	}
 	return nil
+}
+
+// removeTree removes a file or folder tree. Where os.RemoveAll cannot
+// (file systems without the calls it uses, as under Wine), the files are
+// removed one by one, deepest first.
+func removeTree(p string) error {
+	err := os.RemoveAll(p)
+	if err == nil {
+		return nil
+	}
+	var paths []string
+	_ = filepath.WalkDir(p, func(q string, _ fs.DirEntry, err error) error {
+		if err == nil {
+			paths = append(paths, q)
+		}
+		return nil
+	})
+	for i := len(paths) - 1; i >= 0; i-- {
+		_ = os.Remove(paths[i])
+	}
+	if _, lerr := os.Lstat(p); errors.Is(lerr, fs.ErrNotExist) {
+		return nil
+	}
+	return err
 }
 
 // openBleve opens a Bleve index after checking its root.bolt; bbolt's

@@ -136,6 +136,11 @@ set +e
 out=$(run index watch 2>&1); code=$?
 set -e
 [[ $code == 3 ]] && grep -q "already running" <<<"$out" || fail "a second daemon: exit $code: $out"
+printf '# 追加\r\n\r\n会議室の鍵は守衛室で受け取る。\r\n' >"$docs/追加メモ.md"
+out=$(run index build 2>&1) || fail "index build while the daemon runs: $out"
+grep -q "keeps this index" <<<"$out" || fail "index build did not ask the daemon: $out"
+out=$(run search --mode fulltext --format files 守衛室) || fail "search after the build: $out"
+grep -q '追加メモ.md' <<<"$out" || fail "the file written before the build is not found: $out"
 
 step "index stop"
 out=$(run index stop) || fail "stop: $out"

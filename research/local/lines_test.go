@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"lwr/analyzer"
+	"lwr/config/configtest"
 	"lwr/index"
 	"lwr/research/researchtest"
 )
@@ -77,7 +78,7 @@ func TestGrepFormatEqualsAScan(t *testing.T) {
 // ":" for matches, "--" between groups that do not touch.
 func TestGrepContext(t *testing.T) {
 	root := researchtest.WriteTree(t, map[string]string{"a.md": "一\n二 鍵\n三\n四\n五\n六\n七 鍵\n八 鍵\n九\n"})
-	dir := filepath.Join(t.TempDir(), "ix")
+	dir := filepath.Join(configtest.TempDir(t), "ix")
 	s := NewSession(Options{Index: index.Options{Root: root, Dir: dir}, AutoBuild: &AutoBuild{}})
 	defer s.Close()
 	out, err := s.Render(context.Background(), Request{Query: mustQuery(t, "鍵"), Mode: index.FullText, Context: LineContext{Before: 1, After: 1}}, FormatGrep, false)
