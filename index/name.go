@@ -75,10 +75,32 @@ func shownSegment(s string) string {
 			}
 		}
 	}
-	var b strings.Builder
-	for i := 0; i < len(s); {
+	return EscapeBytes(s)
+}
+
+// EscapeBytes writes "%", control characters, line and paragraph
+// separators and bytes that are not UTF-8 as %XX, the rest as it is: a
+// name as text that a file: URL reads back as the name's bytes.
+func EscapeBytes(s string) string {
+	escape := func(r rune, n int) bool {
+		return r == '%' || r == utf8.RuneError && n == 1 || unicode.IsControl(r) || r == '\u2028' || r == '\u2029'
+	}
+	i := 0
+	for i < len(s) {
 		r, n := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && n == 1 || r == '%' || unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
+		if escape(r, n) {
+			break
+		}
+		i += n
+	}
+	if i == len(s) {
+		return s
+	}
+	var b strings.Builder
+	b.WriteString(s[:i])
+	for i < len(s) {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if escape(r, n) {
 			for k := 0; k < n; k++ {
 				fmt.Fprintf(&b, "%%%02X", s[i+k])
 			}

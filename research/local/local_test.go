@@ -68,6 +68,14 @@ func TestProtocolCarriesTypedRequests(t *testing.T) {
 // and returns a client of it.
 func serve(t *testing.T, root, dir string) *Client {
 	t.Helper()
+	c, _ := serveWith(t, root, dir, func(*index.Index) ServerOptions { return ServerOptions{} })
+	return c
+}
+
+// serveWith is serve with the server's options (made from the open
+// index); it returns the server too.
+func serveWith(t *testing.T, root, dir string, opts func(*index.Index) ServerOptions) (*Client, *Server) {
+	t.Helper()
 	ix, err := index.Open(context.Background(), index.Options{Root: root, Dir: dir, Role: index.RoleWatch})
 	if err != nil {
 		t.Fatal(err)
@@ -76,7 +84,9 @@ func serve(t *testing.T, root, dir string) *Client {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := NewServer(ix, nil, ServerOptions{Token: token})
+	so := opts(ix)
+	so.Token = token
+	srv := NewServer(ix, nil, so)
 	ctx, stop := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ctx, ln, time.Second) }()
@@ -90,7 +100,7 @@ func serve(t *testing.T, root, dir string) *Client {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return c
+	return c, srv
 }
 
 // The daemon answers a typed request exactly as a session on the same
@@ -240,28 +250,10 @@ func TestCRLFLinesAreExact(t *testing.T) {
 // once, and answers when the daemon is ready.
 func TestSearchWaitsForTheFirstSync(t *testing.T) {
 	root, dir := builtSample(t)
-	ix, err := index.Open(context.Background(), index.Options{Root: root, Dir: dir, Role: index.RoleWatch})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
-	ln, cleanup, token, err := listen(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cleanup()
-	srv := NewServer(ix, nil, ServerOptions{Token: token})
+	c, srv := serveWith(t, root, dir, func(*index.Index) ServerOptions { return ServerOptions{} })
 	srv.ready.Store(false) // as during the first sync
-	ctx, stop := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ctx, ln, time.Second) }()
-	defer func() { stop(); <-done }()
+	ctx := context.Background()
 	req := Request{Query: mustQuery(t, "有給休暇"), Mode: index.Ranked}
-
-	c, err := Dial(dir, 10*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
 	if _, err := c.Search(ctx, req); !errors.Is(err, ErrSyncing) {
 		t.Fatalf("without a wait: %v, want ErrSyncing", err)
 	}
@@ -284,30 +276,15 @@ func TestSearchWaitsForTheFirstSync(t *testing.T) {
 // returns what it did; progress is reported meanwhile.
 func TestSyncOnRequest(t *testing.T) {
 	root, dir := builtSample(t)
-	ix, err := index.Open(context.Background(), index.Options{Root: root, Dir: dir, Role: index.RoleWatch})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
-	ln, cleanup, token, err := listen(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cleanup()
 	var asked SyncParams
-	srv := NewServer(ix, nil, ServerOptions{Token: token, Sync: func(ctx context.Context, p SyncParams) (index.BuildStats, error) {
-		asked = p
-		return ix.Build(ctx, index.BuildOptions{Force: p.Force, Audit: p.Audit})
-	}})
-	ctx, stop := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ctx, ln, time.Second) }()
-	defer func() { stop(); <-done }()
+	c, _ := serveWith(t, root, dir, func(ix *index.Index) ServerOptions {
+		return ServerOptions{Sync: func(ctx context.Context, p SyncParams) (index.BuildStats, error) {
+			asked = p
+			return ix.Build(ctx, index.BuildOptions{Force: p.Force, Audit: p.Audit})
+		}}
+	})
+	ctx := context.Background()
 	researchtest.WriteFile(t, filepath.Join(root, "新規/追加.md"), "# 追加\n\n新しく置いた文書。\n")
-	c, err := Dial(dir, 10*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
 	st, err := c.Sync(ctx, SyncParams{Audit: true}, nil)
 	if err != nil {
 		t.Fatal(err)

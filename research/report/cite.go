@@ -2,9 +2,8 @@ package report
 
 import (
 	"fmt"
+	"lwr/index"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 )
 
 // VSCodeURI is vscode://file/<absolute path>:<line>, the path with forward
@@ -32,31 +31,7 @@ func VSCodeURI(abs string, line int) string {
 // a link target and as the JSON comment's source path: readable, with
 // "%", control characters and bytes that are not UTF-8 written %XX, which
 // a link's reader takes as those bytes (bad%FF.md, new%0Aline.md).
-func LinkPath(p string) string {
-	plain := true
-	for _, r := range p {
-		if r == '%' || r == utf8.RuneError || unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
-			plain = false
-			break
-		}
-	}
-	if plain {
-		return p
-	}
-	var b strings.Builder
-	for i := 0; i < len(p); {
-		r, n := utf8.DecodeRuneInString(p[i:])
-		if r == '%' || r == utf8.RuneError && n == 1 || unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
-			for k := 0; k < n; k++ {
-				fmt.Fprintf(&b, "%%%02X", p[i+k])
-			}
-		} else {
-			b.WriteString(p[i : i+n])
-		}
-		i += n
-	}
-	return b.String()
-}
+func LinkPath(p string) string { return index.EscapeBytes(p) }
 
 func isDriveLetter(c byte) bool { return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' }
 
