@@ -174,7 +174,7 @@ func Defaults(env Env) Config {
 // options follow it.
 func DefaultIndex() Index {
 	return Index{
-		Extensions:    []string{".md", ".markdown", ".txt", ".text", ".rst", ".json", ".csv", ".tsv", ".yaml", ".yml"},
+		Extensions:    []string{".md", ".markdown", ".txt", ".text", ".rst", ".json", ".csv", ".tsv", ".yaml", ".yml", ".pdf", ".docx", ".xlsx", ".pptx", ".doc", ".xls", ".ppt"},
 		MaxFileSize:   8 << 20,
 		AuditInterval: 24 * time.Hour,
 		LockTimeout:   2 * time.Second,

@@ -20,6 +20,7 @@ import (
 	index "github.com/blevesearch/bleve_index_api"
 
 	"lwr/analyzer"
+	"lwr/index/extract"
 )
 
 // BuildOptions are the knobs of one build.
@@ -194,7 +195,7 @@ func (ix *Index) Build(ctx context.Context, opts BuildOptions) (st BuildStats, e
 		}
 		// A file skipped after it was read is not read again while its
 		// mtime, size and sidecar stand.
-		if s, was := prevSkips[f.Rel]; !ok && was && !st.Audited && s.ModTime == f.ModTime && s.Size == f.Size && s.Meta == f.Meta {
+		if s, was := prevSkips[f.Rel]; !ok && was && !st.Audited && s.ModTime == f.ModTime && s.Size == f.Size && s.Meta == f.Meta && !retry(s) {
 			skipFile(s)
 			continue
 		}
@@ -237,7 +238,7 @@ func (ix *Index) Build(ctx context.Context, opts BuildOptions) (st BuildStats, e
 	results := make(chan readResult, 64)
 	rctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	go readFiles(rctx, toRead, entries, results)
+	go readFiles(rctx, toRead, entries, ix.opts.Rules, results)
 	for r := range results {
 		st.Read++
 		if opts.OnFile != nil {
@@ -286,6 +287,12 @@ func (ix *Index) Build(ctx context.Context, opts BuildOptions) (st BuildStats, e
 	st.Files = n
 	st.Took = time.Since(start)
 	return st, ix.finish(now(), st, true)
+}
+
+// retry reports whether a file skipped for a missing program (pdftotext)
+// is read again: the program is there now.
+func retry(s Skip) bool {
+	return extract.ToolMissingReason(s.Why) && extract.PDFReadable()
 }
 
 // sameSkips reports whether two sets of skipped files are the same.
@@ -379,7 +386,7 @@ func (ix *Index) setInternal(kv map[string]string) error {
 }
 
 // readFiles reads, hashes and parses files on a few goroutines.
-func readFiles(ctx context.Context, files []fileInfo, entries map[string]entry, out chan<- readResult) {
+func readFiles(ctx context.Context, files []fileInfo, entries map[string]entry, rules Rules, out chan<- readResult) {
 	defer close(out)
 	jobs := make(chan fileInfo)
 	var wg sync.WaitGroup
@@ -389,7 +396,7 @@ func readFiles(ctx context.Context, files []fileInfo, entries map[string]entry, 
 		go func() {
 			defer wg.Done()
 			for f := range jobs {
-				r := readOne(f, entries)
+				r := readOne(f, entries, rules)
 				select {
 				case out <- r:
 				case <-ctx.Done():
@@ -413,7 +420,7 @@ func readFiles(ctx context.Context, files []fileInfo, entries map[string]entry, 
 	wg.Wait()
 }
 
-func readOne(f fileInfo, entries map[string]entry) readResult {
+func readOne(f fileInfo, entries map[string]entry, rules Rules) readResult {
 	r := readResult{f: f}
 	data, err := os.ReadFile(f.Abs)
 	if err != nil {
@@ -426,7 +433,7 @@ func readOne(f fileInfo, entries map[string]entry) readResult {
 		r.same = true
 		return r
 	}
-	text, enc, err := Decode(data)
+	text, enc, locs, err := rules.decodeDocument(f.Rel, f.Abs, data, r.sha)
 	if err != nil {
 		r.skipWhy = err.Error()
 		return r
@@ -435,7 +442,7 @@ func readOne(f fileInfo, entries map[string]entry) readResult {
 	if f.Meta != "" {
 		side = readSidecar(f.Abs)
 	}
-	r.doc = parseDocument(f.Rel, text, enc, side)
+	r.doc = parseDocument(f.Rel, text, enc, side, locs)
 	return r
 }
 

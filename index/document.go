@@ -2,6 +2,7 @@ package index
 
 import (
 	"lwr/analyzer/edition"
+	"lwr/index/extract"
 	"os"
 	"path"
 	"strings"
@@ -88,8 +89,10 @@ func Lines(text string) []string {
 }
 
 // parseDocument builds the document of one file's text. sidecar is the
-// content of its .meta.yaml, or nil.
-func parseDocument(rel, text, enc string, sidecar []byte) *Document {
+// content of its .meta.yaml, or nil; locs, for a PDF or Office document,
+// say where each line stands: a new page, sheet, slide or Word heading
+// starts a passage, and the first Word heading is the title.
+func parseDocument(rel, text, enc string, sidecar []byte, locs []extract.Locator) *Document {
 	d := &Document{Path: rel, Encoding: enc}
 	lines := Lines(text)
 	d.Lines = len(lines)
@@ -107,6 +110,9 @@ func parseDocument(rel, text, enc string, sidecar []byte) *Document {
 				body = at + 1
 			}
 		}
+	}
+	if d.Title == "" && len(locs) > 0 && locs[0].Heading != "" {
+		d.Title = locs[0].Heading
 	}
 	if d.Title == "" {
 		d.Title = path.Base(rel)
@@ -126,7 +132,7 @@ func parseDocument(rel, text, enc string, sidecar []byte) *Document {
 		}
 	}
 	d.Lead = lead(lines[min(body, len(lines)):])
-	d.Passages = cutPassages(lines)
+	d.Passages = cutPassages(lines, sectionStarts(locs, len(lines)))
 	d.Editions = edition.Find(text)
 	return d
 }
@@ -219,7 +225,8 @@ func isHeading(lines []string, i int) bool {
 // cutPassages cuts lines into passages: blocks of non-blank lines are
 // packed together up to the bounds; a heading starts a new passage once the
 // current one has a few lines; a block longer than the bounds is split.
-func cutPassages(lines []string) []Passage {
+func cutPassages(lines []string, starts []bool) []Passage {
+	heading := func(i int) bool { return isHeading(lines, i) || i < len(starts) && starts[i] }
 	type block struct{ start, end, chars int } // 0-based, inclusive
 	var blocks []block
 	for i := 0; i < len(lines); {
@@ -230,7 +237,7 @@ func cutPassages(lines []string) []Passage {
 		b := block{start: i, end: i}
 		b.chars = utf8.RuneCountInString(lines[i])
 		i++
-		for i < len(lines) && strings.TrimSpace(lines[i]) != "" && !isHeading(lines, i) && i-b.start < passageLines && b.chars < passageChars {
+		for i < len(lines) && strings.TrimSpace(lines[i]) != "" && !heading(i) && i-b.start < passageLines && b.chars < passageChars {
 			b.chars += utf8.RuneCountInString(lines[i]) + 1
 			b.end = i
 			i++
@@ -246,7 +253,7 @@ func cutPassages(lines []string) []Passage {
 	for k, b := range blocks {
 		if cur >= 0 {
 			span := b.end - blocks[cur].start + 1
-			newSection := isHeading(lines, b.start) && blocks[k-1].end-blocks[cur].start+1 >= passageMinLines
+			newSection := heading(b.start) && (blocks[k-1].end-blocks[cur].start+1 >= passageMinLines || b.start < len(starts) && starts[b.start])
 			if span > passageLines || curChars+b.chars > passageChars || newSection {
 				emit(blocks[cur].start, blocks[k-1].end)
 				cur = -1
@@ -262,6 +269,20 @@ func cutPassages(lines []string) []Passage {
 	}
 	if len(out) == 0 {
 		out = append(out, Passage{Start: 1, End: 1, Text: ""})
+	}
+	return out
+}
+
+// sectionStarts marks the lines of an extracted document where its place
+// changes: a new page, sheet, slide or heading (nil for text files).
+func sectionStarts(locs []extract.Locator, n int) []bool {
+	if len(locs) != n {
+		return nil
+	}
+	out := make([]bool, n)
+	for i := 1; i < n; i++ {
+		a, b := locs[i-1], locs[i]
+		out[i] = a.Page != b.Page || a.Sheet != b.Sheet || a.Slide != b.Slide || a.Heading != b.Heading
 	}
 	return out
 }

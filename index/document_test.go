@@ -26,7 +26,7 @@ func TestParseDocumentTitleAndSummary(t *testing.T) {
 			if tt.sidecar != "" {
 				side = []byte(tt.sidecar)
 			}
-			d := parseDocument(tt.rel, tt.text, "utf-8", side)
+			d := parseDocument(tt.rel, tt.text, "utf-8", side, nil)
 			if d.Title != tt.title || d.Summary != tt.summary {
 				t.Errorf("title %q summary %q, want %q %q", d.Title, d.Summary, tt.title, tt.summary)
 			}
@@ -78,7 +78,7 @@ func TestCutPassagesCoverLines(t *testing.T) {
 		}
 	}
 	lines := Lines(b.String())
-	ps := cutPassages(lines)
+	ps := cutPassages(lines, nil)
 	next := 1
 	for _, p := range ps {
 		if p.Start < next || p.End < p.Start || p.End > len(lines) {
@@ -117,7 +117,7 @@ func FuzzParseDocument(f *testing.F) {
 	f.Add("---\ntitle: x\n---\n", "b.md")
 	f.Add("\r\n\r\n", "c.txt")
 	f.Fuzz(func(t *testing.T, text, rel string) {
-		d := parseDocument(rel+".md", text, "utf-8", nil)
+		d := parseDocument(rel+".md", text, "utf-8", nil, nil)
 		lines := Lines(text)
 		for _, p := range d.Passages {
 			if p.Start < 1 || p.End > len(lines) || p.Start > p.End {

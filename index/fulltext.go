@@ -135,10 +135,11 @@ func (ix *Index) fullText(ctx context.Context, q Query, opts SearchOptions) (*Re
 
 // verifyLiteral reads a candidate file and checks that it holds every word.
 func (ix *Index) verifyLiteral(rel string, words []string, maxChars int, highlight bool) (Match, bool, error) {
-	text, sum, mtime, ok := ix.readCurrent(rel)
+	cur, ok := ix.readCurrent(rel)
 	if !ok {
 		return Match{}, false, nil
 	}
+	text := cur.text
 	f := analyzer.Fold(text)
 	occ := 0
 	for _, w := range words {
@@ -151,8 +152,9 @@ func (ix *Index) verifyLiteral(rel string, words []string, maxChars int, highlig
 	lines := Lines(text)
 	m, _ := snippetOf(lines, 1, len(lines), words, maxChars, highlight)
 	m.Path = rel
-	m.ModTime = mtime
-	m.SHA256 = sum
+	m.ModTime = cur.mtime
+	m.SHA256 = cur.sum
+	m.Locator = cur.locator(m.StartLine, m.EndLine, words)
 	m.Passage = m.Snippet
 	ix.describe(&m, text)
 	m.OwnMatch = true

@@ -100,6 +100,9 @@ func (o Options) withDefaults() Options {
 		o.BatchBytes = d.BatchBytes
 	}
 	o.Rules = o.Rules.withDefaults()
+	if o.Rules.Extracted == "" && o.Dir != "" {
+		o.Rules.Extracted = filepath.Join(o.Dir, "extracted")
+	}
 	if o.Role == "" {
 		o.Role = RoleBuild
 	}
@@ -441,6 +444,10 @@ func (ix *Index) Dir() string { return ix.opts.Dir }
 
 // Rules are the rules the index reads files by.
 func (ix *Index) Rules() Rules { return ix.opts.Rules }
+
+// DocumentRules are the rules files are read by for o's index: its
+// rules with the defaults and the folder of extracted text filled in.
+func (o Options) DocumentRules() Rules { return o.withDefaults().Rules }
 
 // Status describes an index.
 type Status struct {

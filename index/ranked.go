@@ -388,10 +388,11 @@ func lowest(ms []Match) float64 {
 // quoted word.
 func (ix *Index) snippet(rel string, start, end int, p rankedPlan, opts SearchOptions) (Match, bool, error) {
 	literals, quoted, maxChars := p.literals, p.quoted, opts.MaxChars
-	text, sum, mtime, ok := ix.readCurrent(rel)
+	cur, ok := ix.readCurrent(rel)
 	if !ok {
 		return Match{}, false, nil
 	}
+	text := cur.text
 	lines := Lines(text)
 	if start > len(lines) {
 		start, end = 1, len(lines)
@@ -413,8 +414,9 @@ func (ix *Index) snippet(rel string, start, end int, p rankedPlan, opts SearchOp
 		}
 	}
 	m.Path = rel
-	m.ModTime = mtime
-	m.SHA256 = sum
+	m.ModTime = cur.mtime
+	m.SHA256 = cur.sum
+	m.Locator = cur.locator(m.StartLine, m.EndLine, literals)
 	m.Passage = strings.Join(lines[start-1:end], "\n")
 	ix.describe(&m, text)
 	return m, true, nil

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"lwr/index/extract"
 	"os"
 	"path"
 	"path/filepath"
@@ -28,6 +29,9 @@ type File struct {
 	ModTime  time.Time
 	Size     int64
 	SHA256   string // of the file's bytes
+	// Locators say where each line stands in a PDF or Office document
+	// (nil for text files).
+	Locators []extract.Locator
 }
 
 // ReadFile reads the document rel (relative to root, forward or back
@@ -72,12 +76,13 @@ func ReadFile(root string, rules Rules, rel string) (*File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", clean, pathless(err))
 	}
-	text, enc, err := Decode(data)
+	h := sha256.Sum256(data)
+	sum := hex.EncodeToString(h[:])
+	text, enc, locs, err := rules.decodeDocument(clean, abs, data, sum)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", clean, pathless(err))
 	}
-	sum := sha256.Sum256(data)
-	return &File{Rel: ShownName(clean), Abs: abs, Lines: Lines(text), Encoding: enc, ModTime: st.ModTime(), Size: st.Size(), SHA256: hex.EncodeToString(sum[:])}, nil
+	return &File{Rel: ShownName(clean), Abs: abs, Lines: Lines(text), Encoding: enc, ModTime: st.ModTime(), Size: st.Size(), SHA256: sum, Locators: locs}, nil
 }
 
 // pathless is an I/O error without its path, which the message names

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"lwr/analyzer"
 	"lwr/analyzer/edition"
 	"lwr/config"
+	"lwr/index/extract"
 )
 
 // Mode is how a search matches documents.
@@ -123,6 +125,9 @@ type Match struct {
 	Title                    string
 	SHA256                   string            // of the current file's bytes
 	Editions                 []edition.Edition // read from the current text
+	// Locator is where the snippet's first line stands in a PDF or Office
+	// document (page, sheet and row, slide, heading); nil for text files.
+	Locator *extract.Locator `json:",omitempty"`
 	// OwnMatch: the document's own text holds every query word, not only
 	// synonyms or bigrams (ranked mode: for SearchOptions.Preferred only).
 	OwnMatch bool
@@ -255,26 +260,57 @@ func globRegexp(g string) *regexp.Regexp {
 	return re
 }
 
+// current is a source file as it is now.
+type current struct {
+	text  string
+	sum   string // SHA-256 of its bytes
+	mtime time.Time
+	locs  []extract.Locator // where each line stands (extracted documents)
+}
+
+// locator is where the first line of from..to (1-based) that holds one
+// of the words stands (from's when none does); nil for a text file.
+func (c current) locator(from, to int, words []string) *extract.Locator {
+	if from < 1 || from > len(c.locs) {
+		return nil
+	}
+	at := from
+	lines := Lines(c.text)
+	for n := from; n <= min(to, len(lines)); n++ {
+		f := analyzer.Fold(lines[n-1])
+		if slices.ContainsFunc(words, func(w string) bool { return w != "" && strings.Contains(f, w) }) {
+			at = n
+			break
+		}
+	}
+	l := c.locs[at-1]
+	return &l
+}
+
 // readCurrent reads a source file as it is now: its text, the SHA-256 of
-// its bytes and its modification time.
-func (ix *Index) readCurrent(rel string) (text, sum string, mtime time.Time, ok bool) {
+// its bytes, its modification time and, for extracted documents, where
+// each line stands.
+func (ix *Index) readCurrent(rel string) (current, bool) {
 	abs := Resolve(ix.opts.Root, rel)
 	st, err := os.Stat(abs)
 	if err != nil || !st.Mode().IsRegular() {
-		return "", "", time.Time{}, false
+		return current{}, false
 	}
 	data, err := os.ReadFile(abs)
 	if err != nil {
-		return "", "", time.Time{}, false
+		return current{}, false
 	}
-	text, _, err = Decode(data)
-	if err != nil {
-		return "", "", time.Time{}, false
-	}
+	c := current{mtime: st.ModTime()}
 	// The manifest's hash stands while mtime and size do, as for builds.
 	if e, ok := ix.entry(rel); ok && e.ModTime == st.ModTime().UnixNano() && e.Size == int64(len(data)) {
-		return text, e.SHA256, st.ModTime(), true
+		c.sum = e.SHA256
+	} else {
+		h := sha256.Sum256(data)
+		c.sum = hex.EncodeToString(h[:])
 	}
-	h := sha256.Sum256(data)
-	return text, hex.EncodeToString(h[:]), st.ModTime(), true
+	c.text, _, c.locs, err = ix.opts.Rules.decodeDocument(rel, abs, data, c.sum)
+	if err != nil {
+		return current{}, false
+	}
+	return c, true
 }

@@ -2,10 +2,12 @@ package index
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"lwr/config"
+	"lwr/index/extract"
 	"os"
 	"path"
 	"path/filepath"
@@ -32,6 +34,9 @@ type Rules struct {
 	Extensions  []string // lower case, with the dot
 	Exclude     []string // extra globs, on the relative path and the base name
 	MaxFileSize int64
+	// Extracted is the folder of the text extracted from PDF and Office
+	// documents, by content (in the index folder; "" extracts again).
+	Extracted string
 }
 
 // withDefaults fills what is zero from the configuration's defaults.
@@ -178,6 +183,27 @@ func walk(root string, rules Rules, skipped func(rel, why string)) ([]fileInfo, 
 		files[i].Meta = sidecars[files[i].Rel]
 	}
 	return files, nil
+}
+
+// decodeDocument turns a file's bytes into its text: PDF and Office
+// documents through package extract (their text kept under r.Extracted by
+// sum, the SHA-256 of data), with where each line stands; other files
+// decoded from their encoding (locs is nil). enc names the encoding, or
+// "extracted:<format>".
+func (r Rules) decodeDocument(rel, abs string, data []byte, sum string) (text, enc string, locs []extract.Locator, err error) {
+	if !extract.Handles(path.Ext(rel)) {
+		text, enc, err = Decode(data)
+		return text, enc, nil, err
+	}
+	c := extract.Cache{Dir: r.Extracted}
+	t, ok := c.Get(sum)
+	if !ok {
+		if t, err = extract.Extract(context.Background(), rel, abs, data, extract.Options{}); err != nil {
+			return "", "", nil, err
+		}
+		c.Put(sum, t)
+	}
+	return t.String(), "extracted:" + t.Format, t.Locators, nil
 }
 
 // ReadText reads a source file and returns its text as valid UTF-8 and the

@@ -331,6 +331,9 @@ func hitsOf(l *local.Result, prefix string, skip map[string]bool) []Hit {
 		if i < len(l.Annotations) {
 			h.Ext = l.Annotations[i]
 		}
+		if i < len(l.Locations) {
+			h.Location = l.Locations[i]
+		}
 		hits = append(hits, h)
 	}
 	return hits

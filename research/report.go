@@ -7,6 +7,7 @@ import (
 	"lwr/analyzer/edition"
 	"lwr/index"
 	"lwr/policy"
+	"lwr/research/local"
 	"lwr/research/report"
 	"lwr/research/understand"
 	"lwr/web"
@@ -20,6 +21,8 @@ type Hit struct {
 	Abs   string      `json:"abs"`  // absolute path
 	Match index.Match `json:"-"`
 	Ext   policy.Ext  `json:"-"`
+	// Location is where the match stands in a PDF or Office document.
+	Location local.Location `json:"-"`
 }
 
 // Name is the file name shown in the citation.

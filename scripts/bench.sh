@@ -81,3 +81,36 @@ done
 # lwr research end to end with the daemon: offline, and with the web from
 # the cache (a fake SearXNG on loopback).
 "$(dirname "$0")/bench-research.sh" "$corpus" "$lwr" "$work"
+
+# PDF, Word, Excel and PowerPoint: a generated corpus of a few hundred
+# documents (Japanese man page text): full build, no-op build, extraction
+# MB/s per format, and pdftotext alone on the same PDFs.
+if /usr/bin/python3 -c 'import docx, openpyxl, reportlab' 2>/dev/null && command -v pdftotext >/dev/null; then
+  office=$work/office
+  /usr/bin/python3 "$(dirname "$0")/make-office-corpus.py" "$corpus" "$office" 100 >/dev/null
+  echo "office corpus: $(ls "$office" | wc -l) files, $(du -sb "$office" | cut -f1 | awk '{printf "%.1f MB", $1/1e6}')"
+  walls=(); rss=()
+  for i in $(seq "$runs"); do
+    rm -rf "$work/ocache"
+    /usr/bin/time -f "%e %M" -o "$work/time" "$lwr" --source-root "$office" --cache-dir "$work/ocache" index build >/dev/null
+    read -r w m <"$work/time"
+    walls+=("$w"); rss+=("$(python3 -c "print($m/1024)")")
+  done
+  stats "office: full build, wall" s "${walls[@]}"
+  stats "office: full build, peak RSS" MiB "${rss[@]}"
+  noop=()
+  for i in $(seq 7); do
+    t0=$(now); "$lwr" --source-root "$office" --cache-dir "$work/ocache" index build >/dev/null; t1=$(now)
+    noop+=("$(elapsed "$t0" "$t1")")
+  done
+  stats "office: no-op build (extracts nothing), wall" s "${noop[@]}"
+  LWR_BENCH_OFFICE=$office go test -run '^$' -bench 'BenchmarkExtract' -benchtime 3x ./index/extract/ | grep -E '^BenchmarkExtract' | awk '{printf "office: extraction %-24s %8s MB/s\n", $1, $(NF-1)}'
+  pdf=()
+  for i in $(seq "$runs"); do
+    t0=$(now); for f in "$office"/*.pdf; do pdftotext -enc UTF-8 "$f" - >/dev/null; done; t1=$(now)
+    pdf+=("$(elapsed "$t0" "$t1")")
+  done
+  stats "office: pdftotext alone on the same PDFs" s "${pdf[@]}"
+else
+  echo "office: python3-docx, python3-openpyxl, python3-reportlab or pdftotext missing; office benchmark skipped"
+fi

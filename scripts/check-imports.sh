@@ -3,6 +3,7 @@
 # use. The direction:
 #
 #   cmd → research/agent (MCP) → research → research/local → {index, policy} → analyzer/edition → analyzer → config
+#   index → index/extract (PDF and Office text; imports no lwr package)
 #   research → research/report → {policy, research/understand}     research/local → research/report
 #   research → web;  research/understand → web → analyzer
 #   cmd → research/agent/skill → config (the shipped skill stands alone)
@@ -19,18 +20,19 @@ declare -A allowed=(
   [config/configtest]=""
   [analyzer]="config"
   [analyzer/edition]="analyzer config"
-  [index]="analyzer/edition analyzer config"
+  [index/extract]=""
+  [index]="index/extract analyzer/edition analyzer config"
   [policy]="analyzer/edition analyzer config"
   [web]="analyzer config"
   [web/webtest]="web analyzer config"
   [research/understand]="web analyzer config"
-  [research/report]="research/understand index policy web analyzer/edition analyzer config"
-  [research/local]="research/report research/understand index policy web analyzer/edition analyzer config"
-  [research]="research/local research/report research/understand index policy web analyzer/edition analyzer config"
-  [research/researchtest]="config/configtest research/report research/understand index policy web analyzer/edition analyzer config"
-  [research/agent]="research/agent/skill research research/local research/report research/understand index policy web analyzer/edition analyzer config"
+  [research/report]="research/understand index index/extract policy web analyzer/edition analyzer config"
+  [research/local]="research/report research/understand index index/extract policy web analyzer/edition analyzer config"
+  [research]="research/local research/report research/understand index index/extract policy web analyzer/edition analyzer config"
+  [research/researchtest]="config/configtest research/report research/understand index index/extract policy web analyzer/edition analyzer config"
+  [research/agent]="research/agent/skill research research/local research/report research/understand index index/extract policy web analyzer/edition analyzer config"
   [research/agent/skill]="config"
-  [cmd/lwr]="research/agent/skill research/agent research research/local research/report research/understand index policy web analyzer/edition analyzer config"
+  [cmd/lwr]="research/agent/skill research/agent research research/local research/report research/understand index index/extract policy web analyzer/edition analyzer config"
 )
 status=0
 for pkg in "${!allowed[@]}"; do

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"lwr/index"
+	"lwr/index/extract"
 	"lwr/research/local"
 )
 
@@ -181,14 +182,26 @@ func runIndexStatus(ctx context.Context, opts statusOptions, g *globalOptions, o
 	if st.Daemon == nil && st.Changed > 0 {
 		fmt.Fprintf(out, "changes:      %d files changed since the last sync; lwr index build (or the daemon) applies them\n", st.Changed)
 	}
-	if opts.skipped && st.Index != nil {
+	if st.Index != nil {
 		sk, err := s.Skipped(ctx)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(out, "skipped:      %d files\n", len(sk))
+		// What to install for the files a missing program keeps out.
+		missing := 0
 		for _, f := range sk {
-			fmt.Fprintf(out, "  %s  (%s)\n", f.Path, f.Why)
+			if extract.ToolMissingReason(f.Why) {
+				missing++
+			}
+		}
+		if missing > 0 {
+			fmt.Fprintf(out, "not read:     %d PDF files: pdftotext is not installed; %s (then run lwr index build)\n", missing, extract.PDFInstall())
+		}
+		if opts.skipped {
+			fmt.Fprintf(out, "skipped:      %d files\n", len(sk))
+			for _, f := range sk {
+				fmt.Fprintf(out, "  %s  (%s)\n", f.Path, f.Why)
+			}
 		}
 	}
 	if st.Daemon == nil {

@@ -81,7 +81,7 @@ func runRead(_ context.Context, opts readOptions, g *globalOptions, out io.Write
 	if err != nil {
 		return err
 	}
-	e, err := local.Read(cfg.SourceRoot, ix.Rules, path, start, end)
+	e, err := local.Read(cfg.SourceRoot, ix.DocumentRules(), path, start, end)
 	if err != nil {
 		return err
 	}
@@ -89,8 +89,16 @@ func runRead(_ context.Context, opts readOptions, g *globalOptions, out io.Write
 		local.WriteJSON(out, e)
 		return nil
 	}
-	w := len(strconv.Itoa(e.EndLine))
+	w, ww := len(strconv.Itoa(e.EndLine)), 0
 	for _, l := range e.Lines {
+		ww = max(ww, len([]rune(l.Where)))
+	}
+	for _, l := range e.Lines {
+		if ww > 0 {
+			// PDF and Office documents: where each line stands.
+			fmt.Fprintf(out, "%*d  %s%s  %s\n", w, l.N, l.Where, strings.Repeat(" ", ww-len([]rune(l.Where))), l.Text)
+			continue
+		}
 		fmt.Fprintf(out, "%*d  %s\n", w, l.N, l.Text)
 	}
 	if e.More {

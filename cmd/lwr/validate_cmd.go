@@ -61,7 +61,7 @@ func (g *globalOptions) sources(cfg config.Config) (*report.Sources, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &report.Sources{Root: cfg.SourceRoot, Rules: ix.Rules}, nil
+	return &report.Sources{Root: cfg.SourceRoot, Rules: ix.DocumentRules()}, nil
 }
 
 func runValidate(ctx context.Context, opts validateOptions, g *globalOptions, out io.Writer, file string) error {

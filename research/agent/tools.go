@@ -51,6 +51,7 @@ type SearchOut struct {
 	LocalResult local.AgentResult `json:"local_result" jsonschema:"the local_result of the research skill's agent-output-schema.json"`
 	Annotations []policy.Ext      `json:"annotations" jsonschema:"per match, in match order: its edition, relations (旧版, 関連の可能性) and the currentness records that apply"`
 	Policies    policy.Policies   `json:"policies" jsonschema:"the source root's policies applied"`
+	Locations   []local.Location  `json:"locations" jsonschema:"per match, in match order: for PDF and Office documents, where the snippet stands (page, sheet and row, slide, heading; label as cited: p.3) and injection patterns found in its text; {} for text files"`
 	Index       IndexInfo         `json:"index"`
 	// QueryUnderstanding says whether the query should be restated before
 	// it is trusted, and which words.
@@ -222,6 +223,7 @@ func (s *Server) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchIn
 	if st, err := os.Stat(cfg.SourceRoot); err != nil || !st.IsDir() {
 		out.LocalResult = local.EmptyResult(cfg.SourceRoot, local.MissingRootSentence)
 		out.Annotations = []policy.Ext{}
+		out.Locations = []local.Location{}
 		out.Index = indexInfo(cfg.SourceRoot, time.Time{}, "")
 		return nil, out, nil
 	}
@@ -243,7 +245,7 @@ func (s *Server) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchIn
 		return nil, out, toolError(err)
 	}
 	ext := res.Ext()
-	out.LocalResult, out.Annotations, out.Policies = ext.AgentResult, ext.Annotations, ext.Policies
+	out.LocalResult, out.Annotations, out.Policies, out.Locations = ext.AgentResult, ext.Annotations, ext.Policies, ext.Locations
 	if out.Annotations == nil {
 		out.Annotations = []policy.Ext{}
 	}
@@ -258,7 +260,7 @@ func (s *Server) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchIn
 }
 
 func (s *Server) read(_ context.Context, _ *mcp.CallToolRequest, in ReadIn) (*mcp.CallToolResult, ReadOut, error) {
-	e, err := local.Read(s.opts.Config.SourceRoot, s.opts.Local.Index.Rules, in.Path, in.StartLine, in.EndLine)
+	e, err := local.Read(s.opts.Config.SourceRoot, s.opts.Local.Index.DocumentRules(), in.Path, in.StartLine, in.EndLine)
 	if err != nil {
 		return nil, ReadOut{}, toolError(err)
 	}
@@ -387,7 +389,7 @@ func (s *Server) research(ctx context.Context, _ *mcp.CallToolRequest, in Resear
 		ro.Web, ro.Cache = nil, nil
 	}
 	res, err := research.Run(ctx, ro, report.FinalizeOptions{Workspace: ws, OutputDir: cfg.Research.OutputDir,
-		Sources: &report.Sources{Root: cfg.SourceRoot, Rules: s.opts.Local.Index.Rules}})
+		Sources: &report.Sources{Root: cfg.SourceRoot, Rules: s.opts.Local.Index.DocumentRules()}})
 	if err != nil {
 		return fail(err)
 	}
@@ -415,7 +417,7 @@ func (s *Server) validate(_ context.Context, _ *mcp.CallToolRequest, in Validate
 	}
 	out.Problems = report.Validate(md)
 	if len(out.Problems) == 0 && !in.NoVerifySources {
-		out.Problems = report.VerifySources(md, report.Sources{Root: s.opts.Config.SourceRoot, Rules: s.opts.Local.Index.Rules})
+		out.Problems = report.VerifySources(md, report.Sources{Root: s.opts.Config.SourceRoot, Rules: s.opts.Local.Index.DocumentRules()})
 		out.SourcesChecked = true
 	}
 	out.Valid = len(out.Problems) == 0
@@ -482,7 +484,7 @@ func (s *Server) finalize(ctx context.Context, _ *mcp.CallToolRequest, in Finali
 		return fail(err)
 	}
 	if !in.NoVerifySources {
-		fo.Sources = &report.Sources{Root: cfg.SourceRoot, Rules: s.opts.Local.Index.Rules}
+		fo.Sources = &report.Sources{Root: cfg.SourceRoot, Rules: s.opts.Local.Index.DocumentRules()}
 	}
 	f, err := report.Finalize(ctx, fo)
 	if err != nil {

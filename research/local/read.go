@@ -24,6 +24,9 @@ type Excerpt struct {
 type Line struct {
 	N    int    `json:"n" jsonschema:"the line number, 1-based, as citations use it"`
 	Text string `json:"text"`
+	// Where is, for a PDF or Office document, where the line stands in it:
+	// p.3, シート「単価表」 行12, スライド4, 見出し「第3条」.
+	Where string `json:"where,omitempty" jsonschema:"PDF and Office documents: where the line stands in the document (page, sheet and row, slide, heading); the line numbers count in the extracted text"`
 }
 
 // The lines one read returns: 200 by default, 500 at the most.
@@ -58,7 +61,11 @@ func Read(root string, rules index.Rules, rel string, start, end int) (*Excerpt,
 	e := &Excerpt{Path: f.Rel, StartLine: start, EndLine: end, TotalLines: n, More: end < n, Encoding: f.Encoding,
 		ModifiedAt: f.ModTime.UTC().Format(time.RFC3339), SHA256: f.SHA256, Lines: make([]Line, 0, end-start+1)}
 	for i := start; i <= end; i++ {
-		e.Lines = append(e.Lines, Line{N: i, Text: f.Lines[i-1]})
+		l := Line{N: i, Text: f.Lines[i-1]}
+		if i <= len(f.Locators) {
+			l.Where = f.Locators[i-1].Label()
+		}
+		e.Lines = append(e.Lines, l)
 	}
 	return e, nil
 }

@@ -4,13 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path"
 	"strings"
 	"time"
 
 	"lwr/analyzer"
 	"lwr/config"
 	"lwr/index"
+	"lwr/index/extract"
 	"lwr/policy"
+	"lwr/web"
 )
 
 // Request is one local search: the query and its options, as the daemon's
@@ -60,6 +63,33 @@ type Result struct {
 	Synced time.Time `json:"synced"`
 	// Via says who answered: ViaDaemon or ViaProcess.
 	Via string `json:"via"`
+	// Locations say, in match order, where each match of a PDF or Office
+	// document stands and what its text holds that reads as instructions
+	// to an agent ({} for text files).
+	Locations []Location `json:"locations"`
+}
+
+// Location is where a match of a PDF or Office document stands (its
+// page, sheet and row, slide or heading) and the injection patterns the
+// web sanitizer finds in its snippet: a document from outside (a PDF
+// someone sent) can address an agent. The text itself is never changed.
+type Location struct {
+	Format string `json:"format,omitempty"` // pdf, docx, xlsx, pptx
+	*extract.Locator
+	Label              string   `json:"label,omitempty"` // p.3, シート「単価表」 行12, スライド4
+	SuspiciousPatterns []string `json:"suspicious_patterns,omitempty"`
+}
+
+// locate describes where a match stands.
+func locate(m index.Match) Location {
+	if m.Locator == nil {
+		return Location{}
+	}
+	l := Location{Format: strings.TrimPrefix(path.Ext(m.Path), "."), Locator: m.Locator, Label: m.Locator.Label()}
+	if _, f := web.SanitizeText(m.Snippet, len([]rune(m.Snippet))+1); len(f.SuspiciousPatterns) > 0 {
+		l.SuspiciousPatterns = f.SuspiciousPatterns
+	}
+	return l
 }
 
 // Who answers a search.
@@ -191,6 +221,10 @@ func run(ctx context.Context, ix *index.Index, corpus *policy.Corpus, pols polic
 	for i, a := range ann {
 		out.Annotations[i] = a.Ext()
 		out.Annotations[i].Message = matchMessage(a)
+	}
+	out.Locations = make([]Location, len(matches))
+	for i, m := range matches {
+		out.Locations[i] = locate(m)
 	}
 	out.Message = summary(res)
 	if len(ann) > 0 {

@@ -256,7 +256,7 @@ func (s *Session) Render(ctx context.Context, req Request, f Format, tty bool) (
 		return "", err
 	}
 	if f.lineFormat() {
-		return renderLines(res, s.opts.Index.Rules, f, req.Context, queryWords(req.Query), tty), nil
+		return renderLines(res, s.opts.Index.DocumentRules(), f, req.Context, queryWords(req.Query), tty), nil
 	}
 	return Render(res, f, tty), nil
 }

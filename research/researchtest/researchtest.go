@@ -7,6 +7,7 @@ package researchtest
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -25,6 +26,7 @@ import (
 
 	"lwr/config/configtest"
 	"lwr/index"
+	"lwr/index/extract"
 	"lwr/research/report"
 )
 
@@ -208,7 +210,20 @@ func fileLines(t testing.TB, p string) []string {
 	if dp, err := url.PathUnescape(p); err == nil {
 		p = dp
 	}
-	data, err := os.ReadFile(filepath.FromSlash(p))
+	p = filepath.FromSlash(p)
+	if extract.Handles(filepath.Ext(p)) {
+		// A PDF or Office document: its lines are the extracted text's.
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		txt, err := extract.Extract(context.Background(), p, p, data, extract.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return txt.Lines
+	}
+	data, err := os.ReadFile(p)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,60 @@
+package extract
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+)
+
+// Cache keeps extracted text by the SHA-256 of the document's bytes, as
+// JSON files in a folder: a document is extracted once for its content,
+// whatever its name or how often it is read.
+type Cache struct {
+	Dir string
+}
+
+func (c Cache) path(sum string) string { return filepath.Join(c.Dir, sum[:2], sum+".json") }
+
+// Get returns the text of the content sum, if it is kept.
+func (c Cache) Get(sum string) (*Text, bool) {
+	if c.Dir == "" || len(sum) < 2 {
+		return nil, false
+	}
+	b, err := os.ReadFile(c.path(sum))
+	if err != nil {
+		return nil, false
+	}
+	var t Text
+	if json.Unmarshal(b, &t) != nil || len(t.Lines) != len(t.Locators) {
+		return nil, false
+	}
+	return &t, true
+}
+
+// Put keeps the text of the content sum (written whole or not at all).
+// A cache that cannot be written is no error: the text is extracted again
+// next time.
+func (c Cache) Put(sum string, t *Text) {
+	if c.Dir == "" || len(sum) < 2 {
+		return
+	}
+	b, err := json.Marshal(t)
+	if err != nil {
+		return
+	}
+	p := c.path(sum)
+	if os.MkdirAll(filepath.Dir(p), 0o700) != nil {
+		return
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(p), ".extract-*")
+	if err != nil {
+		return
+	}
+	_, err = tmp.Write(b)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil || os.Rename(tmp.Name(), p) != nil {
+		os.Remove(tmp.Name())
+	}
+}
