@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"lwr/config/configtest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -137,7 +138,7 @@ func TestRefusals(t *testing.T) {
 		t.Errorf("a zip bomb: %v", err)
 	}
 	// pdftotext missing: the sentence says what to install.
-	_, err := Extract(context.Background(), "a.pdf", "a.pdf", nil, Options{PDFToText: filepath.Join(t.TempDir(), "no-such-pdftotext")})
+	_, err := Extract(context.Background(), "a.pdf", "a.pdf", nil, Options{PDFToText: filepath.Join(configtest.TempDir(t), "no-such-pdftotext")})
 	if err == nil {
 		t.Error("a missing pdftotext gave no error")
 	}
@@ -158,7 +159,7 @@ func TestGarbledIsRefused(t *testing.T) {
 }
 
 func TestCache(t *testing.T) {
-	c := Cache{Dir: t.TempDir()}
+	c := Cache{Dir: configtest.TempDir(t)}
 	sum := strings.Repeat("ab", 32)
 	if _, ok := c.Get(sum); ok {
 		t.Fatal("an empty cache had the text")
@@ -212,7 +213,7 @@ func TestGeneratedFixtures(t *testing.T) {
 		t.Skip("python3-docx, python3-openpyxl and python3-reportlab are not installed")
 	}
 	needPDFToText(t)
-	dir := t.TempDir()
+	dir := configtest.TempDir(t)
 	if out, err := exec.Command(py, filepath.Join("testdata", "make.py"), dir).CombinedOutput(); err != nil {
 		t.Fatalf("make.py: %v\n%s", err, out)
 	}
