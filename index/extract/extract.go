@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"context"
+	"encoding/xml"
 	"errors"
 	"fmt"
 	"io"
@@ -246,4 +247,19 @@ func part(z *zip.Reader, name string, max int64) ([]byte, error) {
 		return nil, fmt.Errorf("%w: %s unpacks to more than %d bytes", ErrTooLarge, name, max)
 	}
 	return b, nil
+}
+
+// relationships reads an Office relationships part: target by id.
+func relationships(rels []byte) map[string]string {
+	targets := map[string]string{}
+	dec := xml.NewDecoder(bytes.NewReader(rels))
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return targets
+		}
+		if e, ok := tok.(xml.StartElement); ok && e.Name.Local == "Relationship" {
+			targets[attr(e, "Id")] = attr(e, "Target")
+		}
+	}
 }

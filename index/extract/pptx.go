@@ -55,19 +55,9 @@ func slideOrder(z *zip.Reader, max int64) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: no ppt/_rels/presentation.xml.rels (%v)", ErrBroken, err)
 	}
-	targets := map[string]string{}
-	dec := xml.NewDecoder(bytes.NewReader(rels))
-	for {
-		tok, err := dec.Token()
-		if err != nil {
-			break
-		}
-		if e, ok := tok.(xml.StartElement); ok && e.Name.Local == "Relationship" {
-			targets[attr(e, "Id")] = attr(e, "Target")
-		}
-	}
+	targets := relationships(rels)
 	var out []string
-	dec = xml.NewDecoder(bytes.NewReader(pres))
+	dec := xml.NewDecoder(bytes.NewReader(pres))
 	for {
 		tok, err := dec.Token()
 		if errors.Is(err, io.EOF) {

@@ -65,19 +65,8 @@ func workbookSheets(z *zip.Reader, max int64) ([]sheet, bool, error) {
 	if err != nil {
 		return nil, false, fmt.Errorf("%w: no xl/workbook.xml (%v)", ErrBroken, err)
 	}
-	targets := map[string]string{}
-	if rels, err := part(z, "xl/_rels/workbook.xml.rels", max); err == nil {
-		dec := xml.NewDecoder(bytes.NewReader(rels))
-		for {
-			tok, err := dec.Token()
-			if err != nil {
-				break
-			}
-			if e, ok := tok.(xml.StartElement); ok && e.Name.Local == "Relationship" {
-				targets[attr(e, "Id")] = attr(e, "Target")
-			}
-		}
-	}
+	rels, _ := part(z, "xl/_rels/workbook.xml.rels", max)
+	targets := relationships(rels)
 	var out []sheet
 	date1904 := false
 	dec := xml.NewDecoder(bytes.NewReader(wb))
