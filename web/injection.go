@@ -52,7 +52,7 @@ var tables = sync.OnceValue(func() *sanitizeTables {
 // which "ignore the above error" is not.
 const (
 	enFiller = `(?:(?:all|any|the|your|my|of|these|those|everything|anything|what|that|which|you|were|was|have|been|told|said|given|written|stated|so|far|up|to|this|point|in|and)\s+){0,8}`
-	enPrior  = `(?:(?:previous|prior|above|earlier|preceding|former|original|initial|system|developer)\s+(?:instructions?|prompts?|rules|directions|guidelines|messages?|context|commands?|orders)\b|(?:above|before|previously)(?:\s*[.,;:!]|\s+(?:and|then|instead)\b|\s*$)|above\s+this\s+(?:line|point|message|text)\b|(?:text|content|messages?|instructions?|words)\s+(?:above|before)\b)`
+	enPrior  = `(?:(?:previous|prior|above|earlier|preceding|former|original|initial|system|developer)\s+(?:instructions?|prompts?|rules|directions|guidelines|messages?|context|commands?|orders)|(?:above|before|previously)(?:\s*[.,;:!]|\s+(?:and|then|instead)\b|\s*$)|above\s+this\s+(?:line|point|message|text)\b|(?:text|content|messages?|instructions?|words)\s+(?:above|before)\b)`
 )
 
 func newInjections() []injection {
