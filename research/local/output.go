@@ -225,5 +225,5 @@ func writeText(out io.Writer, r *Result, tty bool) {
 		}
 		fmt.Fprintln(out)
 	}
-	fmt.Fprintf(out, "%d of %d files shown (%s, %d indexed, %s)\n", len(r.Matches), r.Total, r.Mode, r.Scanned, r.Took.Round(time.Microsecond))
+	fmt.Fprintf(out, "%d of %d files shown (%s, %d indexed, %s)\n", len(r.Matches), r.Total, r.Mode, r.Scanned, r.Took.Round(time.Millisecond))
 }
