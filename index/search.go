@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -198,6 +199,19 @@ func pathIn(p string, patterns []string) bool {
 		}
 	}
 	return false
+}
+
+// CheckPattern says what is wrong with a --path or --exclude-path
+// pattern: nil for a path, a folder or a glob that compiles.
+func CheckPattern(p string) error {
+	g := foldPath(strings.TrimSuffix(filepath.ToSlash(strings.TrimPrefix(p, "./")), "/"))
+	switch {
+	case strings.TrimSpace(g) == "":
+		return errors.New("the pattern is empty; give a file, a folder or a glob relative to the source root")
+	case strings.ContainsAny(g, "*?[") && globRegexp(g) == nil:
+		return fmt.Errorf("%q is not a glob lwr reads (a \"[\" class is not closed?); use *, ?, [...] within a name and ** for any folders, e.g. \"規程/**/*.md\"", p)
+	}
+	return nil
 }
 
 // globs caches compiled globs: a search tests every hit.

@@ -12,7 +12,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
@@ -35,8 +34,9 @@ func startDaemonProc(t *testing.T, env []string, root, cache string, extra ...st
 	args := append([]string{"--source-root", root, "--cache-dir", cache, "index", "watch"}, extra...)
 	c := lwrCmd(env, args...)
 	// The daemon's log is shown when the test fails, not in every run.
-	var log syncBuffer
-	c.Stderr = &log
+	var buf bytes.Buffer
+	log := &lockedWriter{w: &buf}
+	c.Stderr = log
 	if err := c.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +46,9 @@ func startDaemonProc(t *testing.T, env []string, root, cache string, extra ...st
 		_ = c.Process.Kill()
 		<-d.done
 		if t.Failed() {
-			t.Logf("the daemon's log:\n%s", log.String())
+			log.mu.Lock()
+			t.Logf("the daemon's log:\n%s", buf.String())
+			log.mu.Unlock()
 		}
 	})
 	// Wait until it answers and its first sync is done.
@@ -59,25 +61,6 @@ func startDaemonProc(t *testing.T, env []string, root, cache string, extra ...st
 		return err == nil && st.Daemon != nil && st.Daemon.Watch.Syncs > 0
 	})
 	return d
-}
-
-// syncBuffer is a bytes.Buffer that a process writes to while a test
-// reads it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // eventually polls cond until it holds or the deadline passes.

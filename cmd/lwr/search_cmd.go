@@ -70,6 +70,16 @@ func (o *searchOptions) Check() error {
 		return usagef("--format: %v", err)
 	}
 	o.format = f
+	for _, p := range o.only {
+		if err := index.CheckPattern(p); err != nil {
+			return usagef("--path: %v", err)
+		}
+	}
+	for _, p := range o.exclude {
+		if err := index.CheckPattern(p); err != nil {
+			return usagef("--exclude-path: %v", err)
+		}
+	}
 	if o.after < 0 || o.before < 0 || o.contextLines < 0 {
 		return usagef("-A, -B and -C take a number of lines, 0 or more")
 	}

@@ -175,7 +175,11 @@ func TestSkillInstallCommand(t *testing.T) {
 	if out, _, code = run(t, env, "skill", "install", "--codex"); code != 0 || !strings.Contains(out, "unchanged") {
 		t.Errorf("second install: exit %d, output %q; want unchanged", code, out)
 	}
-	for _, bad := range [][]string{{"skill", "install", "--cursor"}, {"skill", "install", home}, {"skill", "install", "--claude", "--codex", home}} {
+	file := filepath.Join(home, "a-file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range [][]string{{"skill", "install", "--cursor"}, {"skill", "install", home}, {"skill", "install", "--claude", "--codex", home}, {"skill", "install", "--claude", file}, {"skill", "plugin", file}} {
 		if _, errOut, code := run(t, env, bad...); code != exitUsage || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
 			t.Errorf("lwr %s: exit %d, stderr %q; want exit %d and one sentence", strings.Join(bad, " "), code, errOut, exitUsage)
 		}

@@ -32,15 +32,6 @@ func Handles(ext string) bool {
 	return ok || old
 }
 
-// Extensions are the extensions Handles accepts.
-func Extensions() []string {
-	return []string{".pdf", ".docx", ".xlsx", ".pptx", ".doc", ".xls", ".ppt"}
-}
-
-// ToolMissing reports whether err says a program is missing: a file
-// skipped for it is read again once the program is there.
-func ToolMissing(err error) bool { return errors.Is(err, ErrToolMissing) }
-
 // ToolMissingReason reports whether a skip reason (an error's sentence)
 // says a program is missing.
 func ToolMissingReason(why string) bool { return strings.HasPrefix(why, ErrToolMissing.Error()) }

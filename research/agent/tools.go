@@ -218,6 +218,11 @@ func (s *Server) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchIn
 	if in.MaxChars != 0 && (in.MaxChars < 40 || in.MaxChars > 20000) {
 		return nil, out, toolError(usagef("max_chars is %d; use 40 to 20000", in.MaxChars))
 	}
+	for _, p := range append(append([]string(nil), in.Paths...), in.ExcludePaths...) {
+		if err := index.CheckPattern(p); err != nil {
+			return nil, out, toolError(usagef("paths and exclude_paths: %v", err))
+		}
+	}
 	cfg := s.opts.Config
 	out.QueryUnderstanding = understand.Assess(in.Query)
 	if st, err := os.Stat(cfg.SourceRoot); err != nil || !st.IsDir() {

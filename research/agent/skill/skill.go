@@ -81,6 +81,9 @@ type Written struct {
 // of that name already there is replaced; a folder of that name holding a
 // different skill is left alone and reported.
 func Install(skillsDir string) (Written, error) {
+	if err := folderOrNone(skillsDir); err != nil {
+		return Written{}, err
+	}
 	dir := filepath.Join(skillsDir, Name)
 	if err := ensureOurs(filepath.Join(dir, "SKILL.md")); err != nil {
 		return Written{}, err
@@ -92,6 +95,9 @@ func Install(skillsDir string) (Written, error) {
 // .mcp.json (the server lwr mcp) and skills/lwr-local-web-research/SKILL.md.
 // A folder holding another plugin is left alone and reported.
 func WritePlugin(dir string) ([]Written, error) {
+	if err := folderOrNone(dir); err != nil {
+		return nil, err
+	}
 	manifest := filepath.Join(dir, ".codex-plugin", "plugin.json")
 	if b, err := os.ReadFile(manifest); err == nil && !bytes.Contains(b, []byte(`"name": "`+PluginName+`"`)) {
 		return nil, fmt.Errorf("%s holds another plugin's manifest: choose an empty folder for the lwr plugin", manifest)
@@ -112,6 +118,17 @@ func WritePlugin(dir string) ([]Written, error) {
 		out = append(out, w)
 	}
 	return out, nil
+}
+
+// ErrNotFolder is a destination that exists and is not a folder.
+var ErrNotFolder = errors.New("not a folder")
+
+// folderOrNone accepts a folder or a path where one can be made.
+func folderOrNone(dir string) error {
+	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
+		return fmt.Errorf("%s is a file, %w: give the folder to write into", dir, ErrNotFolder)
+	}
+	return nil
 }
 
 // ensureOurs refuses to replace a SKILL.md whose front matter names
