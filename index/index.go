@@ -31,6 +31,7 @@ import (
 	"lwr/analyzer"
 	"lwr/analyzer/edition"
 	"lwr/config"
+	"lwr/config/boltfile"
 )
 
 // SchemaVersion changes whenever an existing index can no longer be read
@@ -358,7 +359,7 @@ func openBleve(dir string, config map[string]any, timeout time.Duration) (b blev
 	if err := checkRootBolt(dir, bolt.Options{Timeout: timeout}); err != nil {
 		return nil, err
 	}
-	err = guardBolt(func() (err error) {
+	err = boltfile.Guard(func() (err error) {
 		b, err = bleve.OpenUsing(dir, config)
 		return err
 	})

@@ -11,6 +11,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"lwr/analyzer/edition"
+	"lwr/config/boltfile"
 )
 
 var (
@@ -82,11 +83,11 @@ func openManifest(p string, timeout time.Duration, readOnly bool) (*manifest, er
 // view and update are bbolt's transactions, guarded: a damaged page is
 // errDamaged, not a panic.
 func (m *manifest) view(f func(*bolt.Tx) error) error {
-	return guardBolt(func() error { return m.db.View(f) })
+	return boltfile.Guard(func() error { return m.db.View(f) })
 }
 
 func (m *manifest) update(f func(*bolt.Tx) error) error {
-	return guardBolt(func() error { return m.db.Update(f) })
+	return boltfile.Guard(func() error { return m.db.Update(f) })
 }
 
 func (m *manifest) Close() error { return m.db.Close() }

@@ -7,6 +7,7 @@
 #   research → research/report → {policy, research/understand}     research/local → research/report
 #   research → web;  research/understand → web → analyzer
 #   cmd → research/agent/skill → config (the shipped skill stands alone)
+#   {index, web} → config/boltfile (bbolt files opened guarded; imports no lwr package)
 #
 # index, policy and web never depend on each other; nothing depends on cmd;
 # research/local and research/report never depend on the pipeline
@@ -18,21 +19,22 @@ mod=$(go list -m)
 declare -A allowed=(
   [config]=""
   [config/configtest]=""
+  [config/boltfile]=""
   [analyzer]="config"
   [analyzer/edition]="analyzer config"
   [index/extract]=""
-  [index]="index/extract analyzer/edition analyzer config"
+  [index]="index/extract analyzer/edition analyzer config config/boltfile"
   [policy]="analyzer/edition analyzer config"
-  [web]="analyzer config"
-  [web/webtest]="web analyzer config"
-  [research/understand]="web analyzer config"
-  [research/report]="research/understand index index/extract policy web analyzer/edition analyzer config"
-  [research/local]="research/report research/understand index index/extract policy web analyzer/edition analyzer config"
-  [research]="research/local research/report research/understand index index/extract policy web analyzer/edition analyzer config"
-  [research/researchtest]="config/configtest research/report research/understand index index/extract policy web analyzer/edition analyzer config"
-  [research/agent]="research/agent/skill research research/local research/report research/understand index index/extract policy web analyzer/edition analyzer config"
+  [web]="analyzer config config/boltfile"
+  [web/webtest]="web analyzer config config/boltfile"
+  [research/understand]="web analyzer config config/boltfile"
+  [research/report]="research/understand index index/extract policy web analyzer/edition analyzer config config/boltfile"
+  [research/local]="research/report research/understand index index/extract policy web analyzer/edition analyzer config config/boltfile"
+  [research]="research/local research/report research/understand index index/extract policy web analyzer/edition analyzer config config/boltfile"
+  [research/researchtest]="config/configtest research/report research/understand index index/extract policy web analyzer/edition analyzer config config/boltfile"
+  [research/agent]="research/agent/skill research research/local research/report research/understand index index/extract policy web analyzer/edition analyzer config config/boltfile"
   [research/agent/skill]="config"
-  [cmd/lwr]="research/agent/skill research/agent research research/local research/report research/understand index index/extract policy web analyzer/edition analyzer config"
+  [cmd/lwr]="research/agent/skill research/agent research research/local research/report research/understand index index/extract policy web analyzer/edition analyzer config config/boltfile"
 )
 status=0
 for pkg in "${!allowed[@]}"; do

@@ -4,18 +4,16 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"io"
 	"io/fs"
 	"log/slog"
+	"lwr/config/boltfile"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
@@ -185,27 +183,13 @@ func OpenCache(dir, name string, opts CacheOptions) (*Cache, error) {
 	return c, nil
 }
 
-// open opens the bbolt file and checks it; it sets c.db on success.
+// open opens the bbolt file guarded (boltfile.Open) and checks it: in
+// full for a writer, which repairs what it finds; a reader, which cannot
+// repair, checks only the size and relies on guard for the rest. It sets
+// c.db on success.
 func (c *Cache) open() error {
-	if err := freelistSound(c.path); err != nil {
-		return fmt.Errorf("open web cache %s: %w: %v", c.path, ErrCacheCorrupt, err)
-	}
-	// bbolt panics on other damage while it opens and leaves its file
-	// open and locked: guard the open and close the file if it panicked.
-	var file *os.File
-	bopts := &bolt.Options{Timeout: c.opts.Timeout, ReadOnly: c.opts.ReadOnly, OpenFile: func(name string, flag int, perm os.FileMode) (*os.File, error) {
-		f, err := openNoFollow(name, flag, perm)
-		file = f
-		return f, err
-	}}
-	var db *bolt.DB
-	err := guard(func() (err error) {
-		db, err = bolt.Open(c.path, 0o600, bopts)
-		return err
-	})
-	if errors.Is(err, ErrCacheCorrupt) && db == nil && file != nil {
-		file.Close()
-	}
+	bopts := bolt.Options{Timeout: c.opts.Timeout, ReadOnly: c.opts.ReadOnly, OpenFile: openNoFollow}
+	db, err := boltfile.Open(c.path, 0o600, bopts, !c.opts.ReadOnly)
 	if err != nil {
 		var pe *fs.PathError
 		switch {
@@ -215,14 +199,8 @@ func (c *Cache) open() error {
 			return fmt.Errorf("open web cache %s: %w: it is a symbolic link", c.path, ErrCacheUnsafe)
 		case errors.As(err, &pe) && (errors.Is(err, fs.ErrPermission) || errors.Is(err, fs.ErrNotExist)):
 			return fmt.Errorf("open web cache %s: %w", c.path, err)
-		case errors.Is(err, ErrCacheCorrupt):
-			return fmt.Errorf("open web cache %s: %w", c.path, err)
 		}
-		return fmt.Errorf("open web cache %s: %w: %v", c.path, ErrCacheCorrupt, err)
-	}
-	if err := checkDB(db, c.path, !c.opts.ReadOnly); err != nil {
-		db.Close()
-		return fmt.Errorf("open web cache %s: %w: %v", c.path, ErrCacheCorrupt, err)
+		return fmt.Errorf("open web cache %s: %w: %s", c.path, ErrCacheCorrupt, damageReason(err))
 	}
 	if !c.opts.ReadOnly {
 		_ = os.Chmod(c.path, 0o600)
@@ -243,45 +221,23 @@ func (c *Cache) open() error {
 	return nil
 }
 
-// checkDB finds truncation before anything reads pages (a file shorter
-// than its own high-water mark would fault on read) and, when full, other
-// structural damage with bbolt's own check. Writers check in full, so
-// that they repair what they find; readers, which cannot repair, check
-// only the size and rely on guard for the rest.
-func checkDB(db *bolt.DB, path string, full bool) (err error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return err
-	}
-	return guard(func() error {
-		return db.View(func(tx *bolt.Tx) error {
-			if tx.Size() > st.Size() {
-				return fmt.Errorf("file is %d bytes, its data needs %d (truncated)", st.Size(), tx.Size())
-			}
-			if !full {
-				return nil
-			}
-			var first error
-			for e := range tx.Check() {
-				if first == nil {
-					first = e
-				}
-			}
-			return first
-		})
-	})
-}
-
 // guard runs f, turning a panic or a memory fault (a damaged file read
 // through mmap) into ErrCacheCorrupt.
-func guard(f func() error) (err error) {
-	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("%w: %v", ErrCacheCorrupt, r)
-		}
-	}()
-	return f()
+func guard(f func() error) error {
+	err := boltfile.Guard(f)
+	if errors.Is(err, boltfile.ErrDamaged) {
+		return fmt.Errorf("%w: %s", ErrCacheCorrupt, damageReason(err))
+	}
+	return err
+}
+
+// damageReason is what is wrong with the file, without boltfile's
+// "the file is damaged" (the cache says "corrupt" itself).
+func damageReason(err error) string {
+	if d, ok := errors.AsType[*boltfile.Damage](err); ok {
+		return d.Reason
+	}
+	return err.Error()
 }
 
 // cachePath resolves name inside dir and checks the boundary: the result
@@ -684,55 +640,4 @@ func (c *Cache) Stats() (CacheStats, error) {
 		return st, fmt.Errorf("read web cache %s: %w", c.path, err)
 	}
 	return st, nil
-}
-
-// freelistSound checks, before bbolt opens the file p, that the freelist
-// page its current meta page names is a freelist page inside the file:
-// bbolt panics on one that is not while it opens, and cannot then release
-// the file's memory mapping (on Windows the file cannot be removed until
-// the process ends). Damage of other kinds is left to bbolt to report.
-func freelistSound(p string) error {
-	f, err := os.Open(p)
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil
-	}
-	// A meta page: the page header (16 bytes), then magic, version, page
-	// size, flags (4 bytes each), the root bucket (16), the freelist page,
-	// the high-water mark, the transaction id, the checksum of all that.
-	meta := func(off int64) (freelist, high, txid uint64, pageSize int64, ok bool) {
-		var b [80]byte
-		if _, err := f.ReadAt(b[:], off); err != nil {
-			return 0, 0, 0, 0, false
-		}
-		h := fnv.New64a()
-		h.Write(b[16:72])
-		if binary.LittleEndian.Uint32(b[16:]) != 0xED0CDAED || h.Sum64() != binary.LittleEndian.Uint64(b[72:]) {
-			return 0, 0, 0, 0, false
-		}
-		return binary.LittleEndian.Uint64(b[48:]), binary.LittleEndian.Uint64(b[56:]), binary.LittleEndian.Uint64(b[64:]), int64(binary.LittleEndian.Uint32(b[24:])), true
-	}
-	fl, high, tx, ps, ok := meta(0)
-	if fl1, high1, tx1, ps1, ok1 := meta(int64(ps)); ok1 && (!ok || tx1 > tx) {
-		fl, high, ps, ok = fl1, high1, ps1, true
-	}
-	if !ok || ps < 512 || fl == ^uint64(0) { // bbolt reports an invalid file; no freelist
-		return nil
-	}
-	if fl < 2 || fl >= high || int64(fl+1)*ps > st.Size() {
-		return fmt.Errorf("its freelist page %d is outside the file", fl)
-	}
-	var head [16]byte
-	if _, err := f.ReadAt(head[:], int64(fl)*ps); err != nil {
-		return fmt.Errorf("its freelist page %d cannot be read", fl)
-	}
-	const freelistPageFlag = 0x10
-	if id, flags := binary.LittleEndian.Uint64(head[:]), binary.LittleEndian.Uint16(head[8:]); id != fl || flags != freelistPageFlag {
-		return fmt.Errorf("its freelist page %d is not a freelist page", fl)
-	}
-	return nil
 }
