@@ -43,6 +43,9 @@ type Token struct {
 	Position int    // 1-based; dropped words leave gaps
 	Kind     Kind
 	POS      string // part of speech of a Japanese token, two levels: "名詞,サ変接続"
+	// Sub is the part of speech's third level, "" when there is none:
+	// 一般 for the suffix 代 (名詞,接尾,一般), 形容動詞語幹 for 的.
+	Sub string
 	// Unknown: a Japanese token the dictionary does not know (kagome's
 	// guess, e.g. a katakana compound such as リマインダーメール).
 	Unknown bool
@@ -130,9 +133,9 @@ func (a *Analyzer) line(s string, base, pos int, fn func(Token)) int {
 			for j < len(t) && t[j] >= utf8.RuneSelf {
 				j++
 			}
-			pos = a.japanese(t[i:j], func(term, pos1 string, unknown bool, x, y, p int) {
+			pos = a.japanese(t[i:j], func(term, pos1, sub string, unknown bool, x, y, p int) {
 				a0, b0 := f.orig(i+x, i+y)
-				fn(Token{Term: term, Start: base + a0, End: base + b0, Position: p, Kind: KindJapanese, POS: pos1, Unknown: unknown})
+				fn(Token{Term: term, Start: base + a0, End: base + b0, Position: p, Kind: KindJapanese, POS: pos1, Sub: sub, Unknown: unknown})
 			}, pos)
 		}
 		i = j
@@ -141,12 +144,12 @@ func (a *Analyzer) line(s string, base, pos int, fn func(Token)) int {
 }
 
 // japanese runs kagome over a folded run of non-ASCII text.
-func (a *Analyzer) japanese(run string, emit func(term, pos string, unknown bool, x, y, p int), pos int) int {
+func (a *Analyzer) japanese(run string, emit func(term, pos, sub string, unknown bool, x, y, p int), pos int) int {
 	tk, err := a.load()
 	if err != nil {
 		// The embedded dictionary cannot fail to load short of memory
 		// corruption; fall back to one token per run rather than lose text.
-		emit(run, "", true, 0, len(run), pos+1)
+		emit(run, "", "", true, 0, len(run), pos+1)
 		return pos + 1
 	}
 	toks := tk.Analyze(run, tokenizer.Search)
@@ -156,7 +159,11 @@ func (a *Analyzer) japanese(run string, emit func(term, pos string, unknown bool
 		if !ok {
 			continue
 		}
-		emit(term, pos1, t.Class == tokenizer.UNKNOWN, t.Position, t.Position+len(t.Surface), p)
+		sub := ""
+		if f := t.POS(); len(f) > 2 && f[2] != "*" {
+			sub = f[2]
+		}
+		emit(term, pos1, sub, t.Class == tokenizer.UNKNOWN, t.Position, t.Position+len(t.Surface), p)
 	}
 	return pos + len(toks)
 }

@@ -11,7 +11,18 @@ import (
 
 // BenchmarkCorpusSearch measures a warm ranked search of 8 results with
 // snippets over the development queries of the bench corpus.
-func BenchmarkCorpusSearch(b *testing.B) {
+func BenchmarkCorpusSearch(b *testing.B) { corpusSearch(b, false) }
+
+// BenchmarkCorpusSearchThesaurus is BenchmarkCorpusSearch with and without
+// SudachiDict's synonym groups (analyzer/thesaurus), side by side: the
+// cost of the resource at query time. (The index is the same either way:
+// the groups only expand queries.)
+func BenchmarkCorpusSearchThesaurus(b *testing.B) {
+	b.Run("with", func(b *testing.B) { corpusSearch(b, false) })
+	b.Run("without", func(b *testing.B) { corpusSearch(b, true) })
+}
+
+func corpusSearch(b *testing.B, noThesaurus bool) {
 	ix, _ := corpusIndex(b)
 	dict := analyzer.DefaultSynonyms()
 	var qs []Query
@@ -24,7 +35,7 @@ func BenchmarkCorpusSearch(b *testing.B) {
 	}
 	ctx := context.Background()
 	for _, q := range qs { // warm up: dictionary, caches
-		if _, err := ix.Search(ctx, q, SearchOptions{Dictionary: dict}); err != nil {
+		if _, err := ix.Search(ctx, q, SearchOptions{Dictionary: dict, NoThesaurus: noThesaurus}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -33,7 +44,7 @@ func BenchmarkCorpusSearch(b *testing.B) {
 	for b.Loop() {
 		start := time.Now()
 		// As lwr search --format json asks: 8 files, no highlights.
-		if _, err := ix.Search(ctx, qs[i%len(qs)], SearchOptions{Dictionary: dict, SkipHighlights: true}); err != nil {
+		if _, err := ix.Search(ctx, qs[i%len(qs)], SearchOptions{Dictionary: dict, SkipHighlights: true, NoThesaurus: noThesaurus}); err != nil {
 			b.Fatal(err)
 		}
 		took = append(took, time.Since(start))

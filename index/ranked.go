@@ -13,6 +13,7 @@ import (
 	"github.com/blevesearch/bleve/v2/search/query"
 
 	"lwr/analyzer"
+	"lwr/analyzer/thesaurus"
 )
 
 // Weights of the ranked query's clauses. BM25 scores every term clause;
@@ -26,11 +27,28 @@ const (
 	// maxSynonymTerms bounds the synonym terms of one query word: the
 	// first ones are the closest; more cost time and add noise.
 	maxSynonymTerms = 3
+	// SudachiDict's words (see planRanked): at most maxThesaurusWords per
+	// query word, the same lexeme at wVariant, others at wThesaurus.
+	maxThesaurusWords = 4
 	// coverageAlpha sharpens the coverage factor (see combineQuery).
 	coverageAlpha = 1.0
 	// Query words by part of speech (see termWeight).
 	wVerb       = 0.5
 	wVerbalNoun = 0.8
+	// wAffix weighs a lone suffix or prefix (代, 額, 料, 非): alone it
+	// says little; the compound it belongs to (残業代) is matched as a unit
+	// at wCompound per bigram, the affix alone is the fallback.
+	wAffix    = 0.3
+	wCompound = 0.5
+	// wHeadAlone scales a word's head match in a passage whose body lacks
+	// the word: a file name or title that mentions it does not make a
+	// passage about it.
+	wHeadAlone = 0.5
+	// SudachiDict's words: the same lexeme as the query's word (スマホ,
+	// スマートフォン) nearly as the word, words of like meaning (印鑑, 印章)
+	// below the hand-made dictionary's synonyms.
+	wVariant   = 0.8
+	wThesaurus = 0.25
 )
 
 // termWeight weighs a query word by its part of speech: in a question
@@ -45,8 +63,40 @@ func termWeight(t analyzer.Token) float64 {
 		return wVerb
 	case t.POS == "名詞,サ変接続":
 		return wVerbalNoun
+	case isAffix(t):
+		return wAffix
 	}
 	return 1
+}
+
+// isAffix reports a suffix or prefix morpheme (代 in 残業代, 非 in 非表示).
+func isAffix(t analyzer.Token) bool {
+	return t.POS == "名詞,接尾" || strings.HasPrefix(t.POS, "接頭詞")
+}
+
+// politePrefixes are prefixes that add nothing to the noun they join (ご利用,
+// 各部署).
+var politePrefixes = map[string]bool{"お": true, "ご": true, "御": true, "各": true, "約": true, "第": true, "全": true, "計": true, "毎": true}
+
+// addsMeaning reports an affix that changes what its noun names: 代, 料,
+// 額 (名詞,接尾,一般), 非, 再. Grammatical ones (的, 時, 中) and polite
+// prefixes do not.
+func addsMeaning(t analyzer.Token) bool {
+	if t.POS == "名詞,接尾" {
+		return t.Sub == "一般"
+	}
+	return strings.HasPrefix(t.POS, "接頭詞") && !politePrefixes[t.Term]
+}
+
+// isContent reports a word that names what the query is about: a noun
+// (a number too: 三万円 asks for that amount) that is not an affix or a
+// pronoun, or a Latin word. Verbs and adjectives (使う, いい) say what is
+// asked of it.
+func isContent(t analyzer.Token) bool {
+	if t.Kind == analyzer.KindLatin {
+		return true
+	}
+	return strings.HasPrefix(t.POS, "名詞") && !isAffix(t) && t.POS != "名詞,代名詞"
 }
 
 func hasKatakana(s string) bool {
@@ -58,16 +108,71 @@ func hasKatakana(s string) bool {
 	return false
 }
 
+// alt is a synonym of a query word and its weight relative to the word.
+type alt struct {
+	text   string
+	weight float64
+}
+
+func hasAlt(as []alt, text string) bool {
+	return slices.ContainsFunc(as, func(a alt) bool { return a.text == text })
+}
+
 // rankedPlan is the query a ranked search runs, and what it looks for.
 type rankedPlan struct {
-	terms    []string   // analyzed query words
-	weights  []float64  // their weights, by part of speech
-	surfaces []string   // how a Japanese word is written in the query, "" for others
-	synOf    [][]string // analyzed synonyms of each query word
+	terms    []string  // analyzed query words
+	weights  []float64 // their weights, by part of speech
+	surfaces []string  // how a Japanese word is written in the query, "" for others
+	compound []string  // the compound an affix word belongs to (残業代), "" for others
+	content  []string  // the content words among terms (see isContent)
+	synOf    [][]alt   // analyzed one-word synonyms of each query word
+	// phraseOf are the synonyms of several words (非表示: 非, 表示) of each
+	// query word, matched as a unit (all their bigrams) or not at all.
+	phraseOf [][]alt
 	synonyms []string
 	literals []string // folded strings to find in snippets
 	quoted   []string // folded quoted words, which must occur
 	q        query.Query
+}
+
+// gramsQ matches a passage whose bigram field (fieldGram, fieldHeadGram)
+// has every bigram of s: s as a unit, however the analyzer cut it.
+func gramsQ(field, s string, boost float64) query.Query {
+	var conj []query.Query
+	for _, g := range analyzer.QueryBigrams(s) {
+		conj = append(conj, termQ(field, g, boost))
+	}
+	return bleve.NewConjunctionQuery(conj...)
+}
+
+// compoundOf returns the compound the affix toks[i] belongs to, as written
+// in text: the affix with the noun it is joined to (残業代, 非表示), "" when
+// toks[i] is no affix or stands alone.
+func compoundOf(text string, toks []analyzer.Token, i int) string {
+	t := toks[i]
+	if !isAffix(t) || !addsMeaning(t) {
+		return ""
+	}
+	joined := func(a, b analyzer.Token) bool {
+		return a.Kind == analyzer.KindJapanese && b.Kind == analyzer.KindJapanese && a.End == b.Start
+	}
+	switch {
+	case t.POS == "名詞,接尾" && i > 0 && joined(toks[i-1], t) && strings.HasPrefix(toks[i-1].POS, "名詞"):
+		return text[toks[i-1].Start:t.End]
+	case t.POS != "名詞,接尾" && i+1 < len(toks) && joined(t, toks[i+1]) && strings.HasPrefix(toks[i+1].POS, "名詞"):
+		return text[t.Start:toks[i+1].End]
+	}
+	return ""
+}
+
+// isPlainASCIIWord reports a word of ASCII letters, digits and spaces.
+func isPlainASCIIWord(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 func termQ(field, term string, boost float64) query.Query {
@@ -98,6 +203,9 @@ func planRanked(q Query, opts SearchOptions) rankedPlan {
 			seen[t.Term] = true
 			p.terms = append(p.terms, t.Term)
 			p.weights = append(p.weights, termWeight(t))
+			if isContent(t) {
+				p.content = append(p.content, t.Term)
+			}
 			// Unknown words and katakana, which the analyzer may cut
 			// differently in the documents, are also looked for by bigrams.
 			sf := ""
@@ -105,6 +213,7 @@ func planRanked(q Query, opts SearchOptions) rankedPlan {
 				sf = text[t.Start:t.End]
 			}
 			p.surfaces = append(p.surfaces, sf)
+			p.compound = append(p.compound, compoundOf(text, toks, i))
 		}
 		addLit(text[t.Start:t.End])
 		addLit(t.Term)
@@ -126,21 +235,39 @@ func planRanked(q Query, opts SearchOptions) rankedPlan {
 	// Synonyms stand in for the query words they replace: a dictionary
 	// synonym for the words its entry spans in the query, an extra synonym
 	// (--synonym) for every word.
-	p.synOf = make([][]string, len(p.terms))
+	if len(p.content) == 0 {
+		p.content = p.terms
+	}
+	p.synOf = make([][]alt, len(p.terms))
+	p.phraseOf = make([][]alt, len(p.terms))
 	termIndex := map[string]int{}
 	for i, t := range p.terms {
 		termIndex[t] = i
 	}
-	addSyn := func(s string, to []int) {
-		p.synonyms = append(p.synonyms, s)
+	shown := map[string]bool{}
+	addSyn := func(s string, terms []string, weight float64, to []int) {
+		if !shown[s] {
+			shown[s] = true
+			p.synonyms = append(p.synonyms, s)
+		}
 		addLit(s)
-		for _, term := range opts.Dictionary.Terms(s) {
+		if len(terms) > 1 && len(analyzer.QueryBigrams(s)) > 0 && !isPlainASCIIWord(s) {
+			// Several words: as a unit or not at all (隠し → 非表示 must
+			// not match 表示 alone).
+			for _, i := range to {
+				if !hasAlt(p.phraseOf[i], s) {
+					p.phraseOf[i] = append(p.phraseOf[i], alt{s, weight})
+				}
+			}
+			return
+		}
+		for _, term := range terms {
 			if _, own := termIndex[term]; own {
 				continue
 			}
 			for _, i := range to {
-				if !slices.Contains(p.synOf[i], term) {
-					p.synOf[i] = append(p.synOf[i], term)
+				if !hasAlt(p.synOf[i], term) {
+					p.synOf[i] = append(p.synOf[i], alt{term, weight})
 				}
 			}
 		}
@@ -150,22 +277,54 @@ func planRanked(q Query, opts SearchOptions) rankedPlan {
 		all[i] = i
 	}
 	for _, s := range opts.Synonyms {
-		addSyn(s, all)
+		addSyn(s, opts.Dictionary.Terms(s), wSynonym, all)
 	}
-	for _, e := range opts.Dictionary.Entries(text) {
+	covered := func(start, end int) []int {
 		var to []int
 		for _, t := range toks {
-			if t.Start < e.End && e.Start < t.End {
+			if t.Start < end && start < t.End {
 				if i, ok := termIndex[t.Term]; ok && !slices.Contains(to, i) {
 					to = append(to, i)
 				}
 			}
 		}
+		return to
+	}
+	for _, e := range opts.Dictionary.Entries(text) {
+		to := covered(e.Start, e.End)
 		if len(to) == 0 {
 			to = all
 		}
 		for _, s := range e.Synonyms {
-			addSyn(s, to)
+			addSyn(s, opts.Dictionary.Terms(s), wSynonym, to)
+		}
+	}
+	// SudachiDict's groups, below the hand-made dictionary: the same
+	// lexeme (スマホ, スマートフォン) nearly as the word, words of like
+	// meaning (印鑑, 印章) lower.
+	if opts.Dictionary != nil && !opts.NoThesaurus {
+		ts := make([]thesaurus.Term, len(toks))
+		for i, t := range toks {
+			ts[i] = thesaurus.Term{Text: t.Term, Predicate: strings.HasPrefix(t.POS, "動詞") || strings.HasPrefix(t.POS, "形容詞"),
+				Joined: i > 0 && t.Kind == analyzer.KindJapanese && toks[i-1].Kind == analyzer.KindJapanese && toks[i-1].End == t.Start}
+		}
+		for _, m := range thesaurus.Default().Lookup(ts) {
+			// A word of several query terms (早見表: 早見, 表) stands in for
+			// the first one only: a weak synonym must not cover them all.
+			to := covered(toks[m.From].Start, toks[m.To-1].End)
+			if len(to) > 1 {
+				to = to[:1]
+			}
+			for j, w := range m.Words {
+				if j == maxThesaurusWords {
+					break
+				}
+				weight := wThesaurus
+				if w.Variant {
+					weight = wVariant
+				}
+				addSyn(w.Text, w.Terms, weight, to)
+			}
 		}
 	}
 	if len(p.terms) == 0 && len(p.quoted) == 0 {
@@ -183,7 +342,16 @@ func planRanked(q Query, opts SearchOptions) rankedPlan {
 			if j == maxSynonymTerms {
 				break
 			}
-			kids = append(kids, termQ(fieldBody, s, w*wSynonym*wBody), termQ(fieldHead, s, w*wSynonym*wHead))
+			kids = append(kids, termQ(fieldBody, s.text, w*s.weight*wBody), termQ(fieldHead, s.text, w*s.weight*wHead))
+		}
+		for j, s := range p.phraseOf[i] {
+			if j == maxSynonymTerms {
+				break
+			}
+			kids = append(kids, gramsQ(fieldGram, s.text, w*s.weight*wBody), gramsQ(fieldHeadGram, s.text, w*s.weight*wHead))
+		}
+		if c := p.compound[i]; c != "" {
+			kids = append(kids, gramsQ(fieldGram, c, wCompound))
 		}
 		// A Japanese word also counts where all its bigrams are: the
 		// analyzer may have cut the text differently (unknown compounds
@@ -195,7 +363,7 @@ func planRanked(q Query, opts SearchOptions) rankedPlan {
 			}
 			kids = append(kids, bleve.NewConjunctionQuery(conj...))
 		}
-		words = append(words, &combineQuery{children: kids})
+		words = append(words, &combineQuery{children: kids, headAlone: wHeadAlone})
 	}
 	top := &combineQuery{children: words, coverage: p.weights, alpha: coverageAlpha}
 	// The bigrams of the query's Japanese spans in the head: a bonus for
@@ -299,7 +467,7 @@ func (ix *Index) ranked(ctx context.Context, q Query, opts SearchOptions) (*Resu
 	// word, and those below the limit that do, with their best passage.
 	for i := range res.Matches {
 		if slices.Contains(opts.Preferred, res.Matches[i].Path) {
-			own, err := ix.hasTerms(ctx, res.Matches[i].Path, p.terms)
+			own, err := ix.hasTerms(ctx, res.Matches[i].Path, p.content)
 			if err != nil {
 				return nil, err
 			}
@@ -310,7 +478,7 @@ func (ix *Index) ranked(ctx context.Context, q Query, opts SearchOptions) (*Resu
 		if slices.ContainsFunc(res.Matches, func(m Match) bool { return m.Path == pref }) || !opts.inScope(pref) {
 			continue
 		}
-		own, err := ix.hasTerms(ctx, pref, p.terms)
+		own, err := ix.hasTerms(ctx, pref, p.content)
 		if err != nil || !own {
 			if err != nil {
 				return nil, err

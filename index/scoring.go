@@ -23,6 +23,9 @@ type combineQuery struct {
 	children []query.Query
 	coverage []float64 // weight of each word child; nil for a plain sum
 	alpha    float64
+	// headAlone, when set, scales the second child (a word in the head)
+	// when the first (the word in the body) does not match.
+	headAlone float64
 }
 
 // Searcher builds the children's searchers and a disjunction over them
@@ -91,10 +94,14 @@ func (s *combineSearcher) score(dm *search.DocumentMatch) {
 	// Add in the children's order: float addition is not associative, and
 	// equal documents must get equal scores whatever the map's order.
 	sum, covered := 0.0, 0.0
+	_, inBody := dm.ScoreBreakdown[0]
 	for i := range s.q.children {
 		v, ok := dm.ScoreBreakdown[i]
 		if !ok {
 			continue
+		}
+		if i == 1 && !inBody && s.q.headAlone > 0 {
+			v *= s.q.headAlone
 		}
 		sum += v
 		if i < len(s.q.coverage) {

@@ -76,8 +76,11 @@ type SearchOptions struct {
 	MaxChars int
 	// Synonyms are extra words, matched at a lower weight (ranked mode).
 	Synonyms []string
-	// Dictionary adds the synonyms of the query's words (ranked mode).
-	Dictionary *analyzer.Synonyms
+	// Dictionary adds the synonyms of the query's words (ranked mode),
+	// and with it those of SudachiDict's groups (analyzer/thesaurus)
+	// unless NoThesaurus.
+	Dictionary  *analyzer.Synonyms
+	NoThesaurus bool
 	// Exclude leaves out files: a relative path, a folder (every file
 	// under it) or a glob on the relative path ("**" for any folders).
 	Exclude []string

@@ -9,10 +9,14 @@ import (
 	"lwr/analyzer"
 )
 
+// contextLines is how many lines a snippet shows before and after the
+// lines that hold its words, at most.
+const contextLines = 2
+
 // snippetOf cuts a snippet from lines from..to (1-based, inclusive): the
 // window of whole lines that holds the most distinct words (folded) within
-// maxChars characters, widened with neighbouring lines while it fits, with
-// blank lines dropped at its edges. A single line longer than maxChars is
+// maxChars characters, widened with up to contextLines neighbouring lines
+// each way while it fits, with blank lines dropped at its edges. A single line longer than maxChars is
 // cut around its first word. The snippet is exactly the text of its lines,
 // trimmed at the edges only. found says whether the lines hold a word;
 // highlight asks for the byte ranges of the words in the snippet.
@@ -74,18 +78,28 @@ func snippetOf(lines []string, from, to int, words []string, maxChars int, highl
 		}
 		b, bestChars = a, chars[a]
 	}
-	// Widen with context while it fits, one line before, one after.
+	// Widen with context while it fits, one line before, one after, at
+	// most contextLines lines of text each way (blank lines come along
+	// free): a citation names the lines of the hit.
 	c := bestChars
+	blank := func(i int) bool { return strings.TrimSpace(lines[from-1+i]) == "" }
+	before, after := 0, 0
 	for grew := true; grew; {
 		grew = false
-		if a > 0 && c+chars[a-1]+1 <= maxChars {
+		if a > 0 && before < contextLines && c+chars[a-1]+1 <= maxChars {
 			a--
 			c += chars[a] + 1
+			if !blank(a) {
+				before++
+			}
 			grew = true
 		}
-		if b < n-1 && c+chars[b+1]+1 <= maxChars {
+		if b < n-1 && after < contextLines && c+chars[b+1]+1 <= maxChars {
 			b++
 			c += chars[b] + 1
+			if !blank(b) {
+				after++
+			}
 			grew = true
 		}
 	}

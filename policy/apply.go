@@ -2,6 +2,7 @@ package policy
 
 import (
 	"fmt"
+	"slices"
 
 	"lwr/analyzer"
 	"lwr/analyzer/edition"
@@ -32,7 +33,13 @@ type Options struct {
 	// for historical or explicitly old-edition questions). Editions,
 	// relations and currentness records are still reported.
 	IgnorePreference bool
+	// Historical: the question names a year, an era or an old edition
+	// (see Historical); it keeps relevance order too, and says why.
+	Historical bool
 }
+
+// keepsOrder says the preferences do not reorder the matches.
+func (o Options) keepsOrder() bool { return o.IgnorePreference || o.Historical }
 
 // RelationKind is how a match relates to another document.
 type RelationKind int
@@ -137,7 +144,7 @@ func Apply(cands []Candidate, corpus *Corpus, prefs *Preferences, cur *Currentne
 		a := Annotated{Candidate: c, Edition: edition.Label(c.Editions)}
 		if pr, ok := prefs.Lookup(c.Path); ok {
 			a.Preferred = pr
-			a.Promoted = c.OwnMatch && !opts.IgnorePreference
+			a.Promoted = c.OwnMatch && !opts.keepsOrder()
 			n := 0
 			for _, p := range superseded(pr, corpus, cands) {
 				if n == maxListed {
@@ -164,7 +171,15 @@ func Apply(cands []Candidate, corpus *Corpus, prefs *Preferences, cur *Currentne
 		a.Records = records(cur, c)
 		out[i] = a
 	}
-	// Stable partition: promoted first, each part in relevance order.
+	if opts.keepsOrder() {
+		return out
+	}
+	return newestNext(promotedFirst(out))
+}
+
+// promotedFirst is a stable partition: promoted first, each part in
+// relevance order.
+func promotedFirst(out []Annotated) []Annotated {
 	moved := 0
 	for _, a := range out {
 		if a.Promoted {
@@ -186,6 +201,54 @@ func Apply(cands []Candidate, corpus *Corpus, prefs *Preferences, cur *Currentne
 		}
 	}
 	return sorted
+}
+
+// newestNext moves the newest edition of a family the preferences do not
+// declare (possibly related: equal titles but for years or editions) up
+// to just below the highest-ranked older one of the family, when both
+// matched in their own text, it ranked lower and no newer one of the
+// family ranks above the old one: a question that names no year wants the
+// current text at least next to the old one. Editions the texts do not
+// order stay where they are.
+func newestNext(out []Annotated) []Annotated {
+	at := map[string]int{}
+	for i, a := range out {
+		at[a.Path] = i
+	}
+	for i := 0; i < len(out); i++ {
+		old := out[i]
+		if !old.OwnMatch || old.Promoted {
+			continue
+		}
+		// A newer one of the family ranks above it already.
+		if slices.ContainsFunc(old.Relations, func(r Relation) bool {
+			j, ok := at[r.Path]
+			return ok && j < i && edition.Compare(out[j].Editions, old.Editions) > 0
+		}) {
+			continue
+		}
+		// The newest ranked below old, of those its relations name.
+		best := -1
+		for _, r := range old.Relations {
+			j, ok := at[r.Path]
+			if r.Kind != PossiblyRelated || !ok || j <= i+1 || !out[j].OwnMatch || edition.Compare(out[j].Editions, old.Editions) <= 0 {
+				continue
+			}
+			if best < 0 || edition.Compare(out[j].Editions, out[best].Editions) > 0 {
+				best = j
+			}
+		}
+		if best < 0 {
+			continue
+		}
+		n := out[best]
+		copy(out[i+2:best+1], out[i+1:best])
+		out[i+1] = n
+		for k := i + 1; k <= best; k++ {
+			at[out[k].Path] = k
+		}
+	}
+	return out
 }
 
 // superseded lists the documents a preferred one supersedes: from the

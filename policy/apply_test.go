@@ -72,7 +72,7 @@ func TestApplyPreferredFirst(t *testing.T) {
 	prefs, cur, corpus := fixturePolicies(t)
 	old := func(own bool) Candidate { return doc(t, "研修/2024/契約事務.md", "160万円以下", 9, own) }
 	other := doc(t, "規程/経費精算規程.md", "", 8, true)
-	mid := doc(t, "研修/2025/契約事務.md", "200万円以下", 7, true)
+	mid := func(own bool) Candidate { return doc(t, "研修/2025/契約事務.md", "200万円以下", 7, own) }
 	newer := func(own bool) Candidate { return doc(t, "研修/2026/契約事務.md", "200万円以下", 3, own) }
 	tests := []struct {
 		name  string
@@ -82,13 +82,28 @@ func TestApplyPreferredFirst(t *testing.T) {
 	}{
 		{
 			name:  "preferred edition matching in its own text comes first, the rest keep their order",
-			cands: []Candidate{old(true), other, mid, newer(true)},
+			cands: []Candidate{old(true), other, mid(true), newer(true)},
 			want:  []string{"研修/2026/契約事務.md", "研修/2024/契約事務.md", "規程/経費精算規程.md", "研修/2025/契約事務.md"},
 		},
 		{
 			name:  "preferred edition matching only through synonyms or bigrams stays in place",
-			cands: []Candidate{old(true), other, newer(false), mid},
+			cands: []Candidate{old(true), other, newer(false), mid(false)},
 			want:  []string{"研修/2024/契約事務.md", "規程/経費精算規程.md", "研修/2026/契約事務.md", "研修/2025/契約事務.md"},
+		},
+		{
+			name:  "the newest of an undeclared family comes next to the old one",
+			cands: []Candidate{old(true), other, newer(false), mid(true)},
+			want:  []string{"研修/2024/契約事務.md", "研修/2025/契約事務.md", "規程/経費精算規程.md", "研修/2026/契約事務.md"},
+		},
+		{
+			name:  "an older edition of an undeclared family does not move up",
+			cands: []Candidate{mid(true), other, old(true)},
+			want:  []string{"研修/2025/契約事務.md", "規程/経費精算規程.md", "研修/2024/契約事務.md"},
+		},
+		{
+			name:  "the newest already above the old one: nothing moves",
+			cands: []Candidate{newer(true), old(true), other, mid(true)},
+			want:  []string{"研修/2026/契約事務.md", "研修/2024/契約事務.md", "規程/経費精算規程.md", "研修/2025/契約事務.md"},
 		},
 		{
 			name:  "a query matching only the old text does not bring the preferred edition",
@@ -97,7 +112,7 @@ func TestApplyPreferredFirst(t *testing.T) {
 		},
 		{
 			name:  "ignore-source-preference keeps pure relevance order",
-			cands: []Candidate{old(true), other, mid, newer(true)},
+			cands: []Candidate{old(true), other, mid(true), newer(true)},
 			opts:  Options{IgnorePreference: true},
 			want:  []string{"研修/2024/契約事務.md", "規程/経費精算規程.md", "研修/2025/契約事務.md", "研修/2026/契約事務.md"},
 		},
@@ -374,4 +389,28 @@ func ExampleLoadCurrentness() {
 	fmt.Println(filepath.ToSlash(strings.ReplaceAll(err.Error(), root, "<root>")))
 	// Output:
 	// currentness_policy_invalid: <root>/.research-policy/currentness.json: /records/0/action: unknown action "assert_current"; fix: use one of replace_with_verified_rule, correct_boundary, do_not_assert_current, check_conditions, illustrative_only, no_numeric_rule
+}
+
+func TestHistorical(t *testing.T) {
+	for q, want := range map[string]bool{
+		"USBメモリは使っていいですか": false,
+		"パスワード 文字数":       false,
+		"2024年のパスワードの規程":  true,
+		"令和6年度版の契約事務":     true,
+		"旧版では何文字だった":      true,
+		"当時の随意契約の上限":      true,
+		"改正前の宿泊料":         true,
+		"R6の規程":           true,
+		"FY2025 予算":       true,
+		"12文字以上":          false,
+		"内線1234":          false,
+		"ポート 20222":       false,
+		"以前のバージョンに戻す方法":   true,
+		"第3版 の変更点":        false,
+		"H.264 のエンコード":    false,
+	} {
+		if got := Historical(q); got != want {
+			t.Errorf("Historical(%q) = %v, want %v", q, got, want)
+		}
+	}
 }

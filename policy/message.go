@@ -79,9 +79,12 @@ func (a Annotated) Ext() Ext {
 // Policies says which policies a search applied, for json-ext and the
 // research context.
 type Policies struct {
-	Preferences          string `json:"preferences,omitempty"` // the file, "" when none
-	Preferred            int    `json:"preferred"`
-	PreferenceIgnored    bool   `json:"preference_ignored"`
+	Preferences       string `json:"preferences,omitempty"` // the file, "" when none
+	Preferred         int    `json:"preferred"`
+	PreferenceIgnored bool   `json:"preference_ignored"`
+	// HistoricalQuestion: the question names a year or an old edition, so
+	// the preferences did not reorder (see Historical).
+	HistoricalQuestion   bool   `json:"historical_question,omitempty"`
 	Currentness          string `json:"currentness,omitempty"` // the file, "" when none
 	CurrentnessCheckedAt string `json:"currentness_checked_at,omitempty"`
 	Records              int    `json:"records"`
@@ -89,7 +92,7 @@ type Policies struct {
 
 // Describe summarizes the policies in force.
 func Describe(prefs *Preferences, cur *Currentness, opts Options) Policies {
-	p := Policies{PreferenceIgnored: opts.IgnorePreference}
+	p := Policies{PreferenceIgnored: opts.IgnorePreference, HistoricalQuestion: opts.Historical && !opts.IgnorePreference}
 	if prefs != nil {
 		p.Preferences, p.Preferred = prefs.File, len(prefs.Preferred)
 	}

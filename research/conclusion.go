@@ -1,8 +1,12 @@
 package research
 
 import (
+	"regexp"
+	"slices"
 	"strings"
+	"unicode/utf8"
 
+	"lwr/analyzer"
 	"lwr/policy"
 	"lwr/research/report"
 	"lwr/web"
@@ -26,11 +30,14 @@ type Conclusion struct {
 
 // Point is the main point of one source.
 type Point struct {
-	Ref    string   `json:"ref"`
-	Where  string   `json:"where"` // relative path or URL
-	Line   int      `json:"line,omitempty"`
-	Text   string   `json:"text"`
-	Labels []string `json:"labels,omitempty"` // 優先資料, 旧版, 未確認, …
+	Ref   string `json:"ref"`
+	Where string `json:"where"` // relative path or URL
+	Line  int    `json:"line,omitempty"`
+	// EndLine is the last line of a point that runs on to the line with
+	// the asked value (the rule, then its amounts); 0 for one line.
+	EndLine int      `json:"end_line,omitempty"`
+	Text    string   `json:"text"`
+	Labels  []string `json:"labels,omitempty"` // 優先資料, 旧版, 未確認, …
 }
 
 // Note is a line of the conclusion about one source.
@@ -78,27 +85,95 @@ func BuildConclusion(r *Report) Conclusion {
 		srcs = append(srcs, source{ref: h.Ref, where: h.Path, hit: h})
 	}
 	c := Conclusion{Points: []Point{}, Conflicts: []Conflict{}, Preferences: []Note{}, Currentness: []CurrentnessNote{}, Unverified: []Note{}, ToVerify: []Note{}}
-	for _, s := range srcs {
-		c.Points = append(c.Points, mainPoint(s))
+	q := question{asked: askedOf(r.Query), words: contentWords(r.Query)}
+	for _, w := range r.Local.Synonyms {
+		// A synonym that holds a word of the question (上限額) adds none.
+		if f := analyzer.Fold(w); utf8.RuneCountInString(f) > 1 && holding(f, q.words) == 0 {
+			q.synonyms = append(q.synonyms, f)
+		}
 	}
+	var about []bool
+	c.Points, about = keyPoints(srcs, q)
 	// A page that could not be fetched is no evidence to weigh against
 	// another: its snippet is the search engine's.
+	// Nor is a source that is not about the question (while others are).
 	var weighed []source
-	for _, s := range srcs {
-		if s.local() || s.web.Entry.Status != web.EntryFetchFailed {
+	for i, s := range srcs {
+		if (s.local() || s.web.Entry.Status != web.EntryFetchFailed) && about[i] {
 			weighed = append(weighed, s)
 		}
 	}
-	c.Conflicts = findConflicts(weighed, r.IgnorePreference)
+	c.Conflicts = findConflicts(weighed, r.IgnorePreference, q)
 	notes(&c, srcs, r)
 	c.Resolution = resolution(c.Conflicts)
 	c.ForceReview = forceReview(&c, srcs)
 	return c
 }
 
+// question is what the conclusion reads from the question.
+type question struct {
+	asked    asked
+	words    [][]string // content words
+	synonyms []string   // folded, of more than one character
+}
+
+// about reports whether a folded passage is about the question: it holds
+// most of its content words, a synonym of them counting as one.
+func (q question) about(f string) bool {
+	n := holding(f, q.words)
+	if n < len(q.words) && slices.ContainsFunc(q.synonyms, func(s string) bool { return strings.Contains(f, s) }) {
+		n++
+	}
+	return 2*n > len(q.words)
+}
+
+// Tiers of a key point: the answer (it holds the question's words and
+// the asked value), about the question (it holds its words), filler.
+const (
+	tierAnswer = iota
+	tierAbout
+	tierFiller
+)
+
+// keyPoints are the main points of the sources, best evidence first: the
+// answers, then the points about the question; filler (a passage that
+// holds too few of the question's words) only when nothing else is
+// there. about says, per source, whether its point was kept.
+func keyPoints(srcs []source, q question) (points []Point, about []bool) {
+	type ranked struct {
+		p    Point
+		tier int
+	}
+	var all []ranked
+	best := tierFiller
+	for _, s := range srcs {
+		p, t := mainPoint(s, q)
+		all = append(all, ranked{p, t})
+		best = min(best, t)
+	}
+	points = []Point{}
+	for tier := tierAnswer; tier <= tierFiller; tier++ {
+		if tier == tierFiller && best < tierFiller {
+			break
+		}
+		for _, r := range all {
+			if r.tier == tier {
+				points = append(points, r.p)
+			}
+		}
+	}
+	for _, r := range all {
+		about = append(about, r.tier < tierFiller || best == tierFiller)
+	}
+	return points, about
+}
+
 // mainPoint is the line of a source that holds the most query words (its
-// highlights), else its first line of text.
-func mainPoint(s source) Point {
+// highlights), the asked value counting more, else its first line of
+// text; when that line lacks the asked value and one of the next lines
+// states it (a rule, then its table of amounts), the point runs on to
+// it. It returns the point's tier.
+func mainPoint(s source, q question) (Point, int) {
 	if !s.local() {
 		e := s.web.Entry
 		text := strings.TrimSpace(e.Snippet)
@@ -122,7 +197,11 @@ func mainPoint(s source) Point {
 		if l := e.Freshness.String(); l != "" {
 			p.Labels = append(p.Labels, l)
 		}
-		return p
+		tier := tierFiller
+		if q.about(analyzer.Fold(e.Title + " " + e.Snippet)) {
+			tier = tierAbout
+		}
+		return p, tier
 	}
 	m := s.hit.Match
 	lines := strings.Split(m.Snippet, "\n")
@@ -140,14 +219,19 @@ func mainPoint(s source) Point {
 			}
 		}
 		off += len(l) + 1
-		if t == "" || strings.HasPrefix(t, "#") || strings.Trim(t, "|-: ") == "" {
+		if t == "" || strings.HasPrefix(t, "#") || strings.Trim(t, "|-: ") == "" || articleTitle.MatchString(t) {
 			continue
 		}
 		if i+1 < len(lines) && strings.HasPrefix(t, "|") && strings.Trim(strings.TrimSpace(lines[i+1]), "|-: ") == "" {
 			continue // a table's header row
 		}
-		if n > 0 && len(factsOf(t, 0)) > 0 {
-			n += 3
+		if n > 0 {
+			if fs := factsOf(t, 0); len(fs) > 0 {
+				n += 3
+				if answersAny(q.asked, fs) {
+					n += 6
+				}
+			}
 		}
 		if n > bestN {
 			best, bestN = i, n
@@ -156,7 +240,60 @@ func mainPoint(s source) Point {
 	if best < 0 {
 		best = 0
 	}
-	p := Point{Ref: s.ref, Where: s.hit.Path, Line: m.StartLine + best, Text: report.Cut(strings.TrimSpace(lines[best]), 160)}
+	// The point runs on in the passage the snippet was cut from (the
+	// snippet may end before the table of amounts).
+	text, base := lines, m.StartLine
+	if m.Passage != "" && m.PassageStart > 0 && m.PassageStart <= m.StartLine {
+		if pl := strings.Split(m.Passage, "\n"); m.StartLine+best-m.PassageStart < len(pl) {
+			text, base = pl, m.PassageStart
+		}
+	}
+	first := m.StartLine + best - base
+	end := first
+	if q.asked.any() && !answersAny(q.asked, factsOf(text[first], 0)) {
+		for k, seen := first+1, 0; k < len(text) && seen < 3; k++ {
+			t := strings.TrimSpace(text[k])
+			if strings.HasPrefix(t, "#") {
+				break
+			}
+			if t == "" || strings.Trim(t, "|-: ") == "" {
+				continue // blank lines and table rules come along free
+			}
+			seen++
+			if answersAny(q.asked, factsOf(t, 0)) {
+				// This line and the next ones that state values too (a
+				// table of amounts), two more at most.
+				end = k
+				for end+1 < len(text) && end < k+2 && answersAny(q.asked, factsOf(text[end+1], 0)) {
+					end++
+				}
+				break
+			}
+		}
+	}
+	var parts []string
+	for k := first; k <= end; k++ {
+		t := strings.TrimSpace(text[k])
+		if t == "" || strings.Trim(t, "|-: ") == "" {
+			continue
+		}
+		if k > first && k+1 < len(text) && strings.HasPrefix(t, "|") && strings.Trim(strings.TrimSpace(text[k+1]), "|-: ") == "" {
+			continue // a table's header row
+		}
+		parts = append(parts, t)
+	}
+	p := Point{Ref: s.ref, Where: s.hit.Path, Line: base + first, Text: report.Cut(strings.Join(parts, " / "), 160)}
+	if end > first {
+		p.EndLine = base + end
+	}
+	tier := tierFiller
+	switch point := analyzer.Fold(strings.Join(text[first:end+1], "\n")); {
+	case !q.about(analyzer.Fold(m.Snippet)):
+	case q.asked.any() && answersAny(q.asked, factsOf(point, 0)):
+		tier = tierAnswer
+	default:
+		tier = tierAbout
+	}
 	if ed := s.hit.Edition(); ed != "" {
 		p.Labels = append(p.Labels, "版: "+ed)
 	}
@@ -169,5 +306,18 @@ func mainPoint(s source) Point {
 	for _, rec := range s.hit.Ext.Currentness {
 		p.Labels = append(p.Labels, rec.Meaning.Label)
 	}
-	return p
+	return p, tier
+}
+
+// articleTitle is a rule's article heading: 第4条（USBメモリ等の利用）.
+var articleTitle = regexp.MustCompile(`^第[0-9０-９一二三四五六七八九十百]+条\s*[（(][^）)]*[）)]$`)
+
+// answersAny reports whether one of the facts is of the asked kind.
+func answersAny(a asked, fs []fact) bool {
+	for _, f := range fs {
+		if a.answers(f) {
+			return true
+		}
+	}
+	return false
 }

@@ -167,8 +167,12 @@ func recordsFor(h *Hit, text string) []policy.ExtRecord {
 const maxConflicts = 12
 
 // findConflicts compares the facts of every pair of sources and resolves
-// each conflict found.
-func findConflicts(srcs []source, historical bool) []Conflict {
+// each conflict found. Amounts and quantities conflict on the same point;
+// dates, editions and versions stated in the text only between documents
+// of one family and when the question asks for a date (two meeting
+// minutes of different days are no conflict). The conflicts about what
+// the question asks for (its amount, its unit) come first.
+func findConflicts(srcs []source, historical bool, q question) []Conflict {
 	facts := make([][]fact, len(srcs))
 	for i, s := range srcs {
 		facts[i] = factsOfSource(s)
@@ -202,7 +206,19 @@ func findConflicts(srcs []source, historical bool) []Conflict {
 			}
 			for _, a := range facts[i] {
 				for _, b := range facts[j] {
-					if a.kind != b.kind || a.value == b.value || !samePoint(a, b, rel) {
+					if a.kind != b.kind || a.value == b.value {
+						continue
+					}
+					// The same point, or two editions stating what the
+					// question asks (12文字 against 8文字) in lines about it.
+					asked := rel && q.asked.answers(a) && q.asked.answers(b) && q.about(analyzer.Fold(a.text)) && q.about(analyzer.Fold(b.text))
+					if !asked && !samePoint(a, b, rel) {
+						continue
+					}
+					if a.kind == FactQuantity && a.unit != b.unit {
+						continue
+					}
+					if (a.kind == FactDate || a.kind == FactEdition || a.kind == FactVersion) && (!rel || !q.asked.kinds[FactDate]) {
 						continue
 					}
 					// A source that states both values is not in conflict
@@ -257,6 +273,17 @@ func findConflicts(srcs []source, historical bool) []Conflict {
 			out = append(out, c)
 		}
 	}
+	// What the question asks for first.
+	slices.SortStableFunc(out, func(x, y Conflict) int {
+		ax, ay := q.asked.about(x), q.asked.about(y)
+		switch {
+		case ax && !ay:
+			return -1
+		case ay && !ax:
+			return 1
+		}
+		return 0
+	})
 	return out
 }
 

@@ -19,9 +19,12 @@ const (
 	FactEdition = "edition"
 	FactVersion = "version"
 	FactValue   = "value" // a value a currentness record is about
+	// FactQuantity is a number with a unit other than yen: 12文字, 3営業日,
+	// 45時間, 93日.
+	FactQuantity = "quantity"
 )
 
-var factKindLabels = map[string]string{FactAmount: "金額", FactDate: "日付", FactEdition: "版", FactVersion: "バージョン", FactValue: "値"}
+var factKindLabels = map[string]string{FactAmount: "金額", FactDate: "日付", FactEdition: "版", FactVersion: "バージョン", FactValue: "値", FactQuantity: "数量"}
 
 // factKindLabel is the Japanese name of a fact kind.
 func factKindLabel(kind string) string { return factKindLabels[kind] }
@@ -32,6 +35,7 @@ type fact struct {
 	kind  string
 	value string // normalized
 	raw   string
+	unit  string // of a quantity: 文字, 日, 時間
 	label string // the line without its facts, folded
 	text  string
 	line  int
@@ -67,6 +71,32 @@ func amounts(f string) (vals, raws []string, spans [][2]int) {
 		spans = append(spans, [2]int{m[0], m[1]})
 	}
 	return vals, raws, spans
+}
+
+// dateLike are the spans of folded text that are dates or eras, not
+// quantities: 2026年4月1日, 4月1日, 2025/4/1, 令和6年, 平成元年.
+var dateLike = regexp.MustCompile(`\d{4}年(?:\d{1,2}月(?:\d{1,2}日)?)?|\d{1,2}月\d{1,2}日|\d{4}[-/.]\d{1,2}(?:[-/.]\d{1,2})?|(?:令和|平成|昭和)(?:\d+|元)年度?`)
+
+// quantityRe is a number and its unit.
+var quantityRe = regexp.MustCompile(`(\d+(?:\.\d+)?)\s*(文字|桁|営業日|日間|日|時間|分間|分|回|か月|ヶ月|カ月|箇月|週間|年間|年|歳|人|名|社|件|泊|km|%|割)`)
+
+// unitNames folds the spellings of a unit into one.
+var unitNames = map[string]string{"ヶ月": "か月", "カ月": "か月", "箇月": "か月", "日間": "日", "分間": "分", "年間": "年"}
+
+// quantities finds the quantities of folded text other than amounts and
+// dates: value (number and unit), raw text, and the unit.
+func quantities(f string) (vals, raws, units []string) {
+	masked := dateLike.ReplaceAllStringFunc(f, func(m string) string { return strings.Repeat("#", len(m)) })
+	for _, m := range quantityRe.FindAllStringSubmatchIndex(masked, -1) {
+		unit := masked[m[4]:m[5]]
+		if u, ok := unitNames[unit]; ok {
+			unit = u
+		}
+		vals = append(vals, masked[m[2]:m[3]]+unit)
+		raws = append(raws, strings.TrimSpace(f[m[0]:m[1]]))
+		units = append(units, unit)
+	}
+	return vals, raws, units
 }
 
 // normalizeValue makes a value comparable: an amount in yen, else the
@@ -108,6 +138,10 @@ func factsOf(text string, line int) []fact {
 	vals, raws, _ := amounts(f)
 	for i := range vals {
 		out = append(out, fact{kind: FactAmount, value: vals[i], raw: raws[i], label: label, text: t, line: line})
+	}
+	qvals, qraws, units := quantities(f)
+	for i := range qvals {
+		out = append(out, fact{kind: FactQuantity, value: qvals[i], raw: qraws[i], unit: units[i], label: label, text: t, line: line})
 	}
 	for _, e := range edition.Find(t) {
 		k := ""

@@ -164,7 +164,8 @@ func Research(ctx context.Context, opts Options) (*Report, Timings, error) {
 	log := opts.Logger
 
 	// Phase A: preflight.
-	r := &Report{Query: strings.TrimSpace(opts.Query), Timestamp: opts.Timestamp, SchemaVersion: report.SchemaVersion10, IgnorePreference: opts.IgnorePreference}
+	r := &Report{Query: strings.TrimSpace(opts.Query), Timestamp: opts.Timestamp, SchemaVersion: report.SchemaVersion10,
+		IgnorePreference: opts.IgnorePreference || policy.Historical(opts.Query)}
 	if opts.Model != "" {
 		r.SchemaVersion, r.Model = report.SchemaVersion11, opts.Model
 	}
@@ -313,6 +314,7 @@ func searchLocalPhase(ctx context.Context, opts Options, r *Report, q index.Quer
 	}
 	r.Local.Hits = hitsOf(l, "L", nil)
 	r.Local.Scanned, r.Local.Total, r.Local.Message, r.Local.Policy = l.Scanned, l.Total, l.Message, l.Policies
+	r.Local.Synonyms = l.Synonyms
 	if len(r.Local.Hits) > 0 {
 		r.Local.Status = report.StatusOK
 	}

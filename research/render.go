@@ -309,7 +309,10 @@ func renderConclusion(b *bytes.Buffer, r *Report) {
 	b.WriteString("### 要点\n\n")
 	for _, p := range c.Points {
 		where := report.Text(p.Where)
-		if p.Line > 0 {
+		switch {
+		case p.EndLine > p.Line:
+			where += fmt.Sprintf(" L%d-L%d", p.Line, p.EndLine)
+		case p.Line > 0:
 			where += fmt.Sprintf(" L%d", p.Line)
 		}
 		labels := ""

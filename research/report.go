@@ -62,6 +62,8 @@ type LocalPhase struct {
 	Error   string          `json:"-"`
 	Policy  policy.Policies `json:"policies"`
 	Took    time.Duration   `json:"-"`
+	// Synonyms are those the search added to the question's words.
+	Synonyms []string `json:"-"`
 }
 
 // WebPhase is Phase B's web search.

@@ -56,6 +56,19 @@ out=$(LWR_BENCH_CORPUS="$corpus" LWR_TEST_INDEX_DIR="$work/inproc" go test -run 
 while read -r v; do p50+=("$v"); done < <(grep -o '[0-9.]* p50-ms' <<<"$out" | cut -d' ' -f1)
 stats "in-process ranked search p50" ms "${p50[@]}"
 
+# The synonym resource (SudachiDict's groups, analyzer/thesaurus): ranked
+# search with and without it, side by side; its load (once per process)
+# and its share of the binary. The index is the same either way (the
+# groups expand queries only): its size is the full build's above.
+with=(); without=()
+out=$(LWR_BENCH_CORPUS="$corpus" LWR_TEST_INDEX_DIR="$work/inproc" go test -run '^$' -bench 'CorpusSearchThesaurus' -benchtime 600x -count "$runs" ./index/ 2>&1)
+while read -r v; do with+=("$v"); done < <(grep 'Thesaurus/with-' <<<"$out" | grep -o '[0-9.]* p50-ms' | cut -d' ' -f1)
+while read -r v; do without+=("$v"); done < <(grep 'Thesaurus/without-' <<<"$out" | grep -o '[0-9.]* p50-ms' | cut -d' ' -f1)
+stats "synonyms: ranked search p50 with SudachiDict" ms "${with[@]}"
+stats "synonyms: ranked search p50 without it" ms "${without[@]}"
+go test -run '^$' -bench 'BenchmarkLoad' -benchmem -count "$runs" ./analyzer/thesaurus/ | awk '/^BenchmarkLoad/ {printf "synonyms: load once per process %8.1f ms %6.1f MB allocated\n", $3/1e6, $5/1e6}'
+echo "synonyms: embedded $(stat -c %s analyzer/thesaurus/sudachi.tsv.gz | awk '{printf "%.2f MB", $1/1e6}') of a $(stat -c %s "$lwr" | awk '{printf "%.1f MB", $1/1e6}') binary; index on disk is the same with and without"
+
 # One-shot lwr search, process start to exit, no daemon.
 mapfile -t queries < <(tail -n +2 "$bench/dev-queries.tsv" | cut -f2)
 shot=()

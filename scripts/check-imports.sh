@@ -4,6 +4,7 @@
 #
 #   cmd → research/agent (MCP) → research → research/local → {index, policy} → analyzer/edition → analyzer → config
 #   index → index/extract (PDF and Office text; imports no lwr package)
+#   index → analyzer/thesaurus (SudachiDict's synonym groups; imports no lwr package)
 #   research → research/report → {policy, research/understand}     research/local → research/report
 #   research → web;  research/understand → web → analyzer
 #   cmd → research/agent/skill → config (the shipped skill stands alone)
@@ -22,19 +23,21 @@ declare -A allowed=(
   [config/boltfile]=""
   [analyzer]="config"
   [analyzer/edition]="analyzer config"
+  [analyzer/thesaurus]=""
+  [analyzer/thesaurus/internal/gen]="analyzer config"
   [index/extract]=""
-  [index]="index/extract analyzer/edition analyzer config config/boltfile"
+  [index]="index/extract analyzer/edition analyzer/thesaurus analyzer config config/boltfile"
   [policy]="analyzer/edition analyzer config"
   [web]="analyzer config config/boltfile"
   [web/webtest]="web analyzer config config/boltfile"
   [research/understand]="web analyzer config config/boltfile"
-  [research/report]="research/understand index index/extract policy web analyzer/edition analyzer config config/boltfile"
-  [research/local]="research/report research/understand index index/extract policy web analyzer/edition analyzer config config/boltfile"
-  [research]="research/local research/report research/understand index index/extract policy web analyzer/edition analyzer config config/boltfile"
-  [research/researchtest]="config/configtest research/report research/understand index index/extract policy web analyzer/edition analyzer config config/boltfile"
-  [research/agent]="research/agent/skill research research/local research/report research/understand index index/extract policy web analyzer/edition analyzer config config/boltfile"
+  [research/report]="research/understand index index/extract policy web analyzer/edition analyzer config config/boltfile analyzer/thesaurus"
+  [research/local]="research/report research/understand index index/extract policy web analyzer/edition analyzer config config/boltfile analyzer/thesaurus"
+  [research]="research/local research/report research/understand index index/extract policy web analyzer/edition analyzer config config/boltfile analyzer/thesaurus"
+  [research/researchtest]="config/configtest research/report research/understand index index/extract policy web analyzer/edition analyzer config config/boltfile analyzer/thesaurus"
+  [research/agent]="research/agent/skill research research/local research/report research/understand index index/extract policy web analyzer/edition analyzer config config/boltfile analyzer/thesaurus"
   [research/agent/skill]="config"
-  [cmd/lwr]="research/agent/skill research/agent research research/local research/report research/understand index index/extract policy web analyzer/edition analyzer config config/boltfile"
+  [cmd/lwr]="research/agent/skill research/agent research research/local research/report research/understand index index/extract policy web analyzer/edition analyzer config config/boltfile analyzer/thesaurus"
 )
 status=0
 for pkg in "${!allowed[@]}"; do
@@ -72,6 +75,8 @@ fi
 while read -r d; do
   name=$(basename "$d")
   [[ $d == cmd/* ]] && continue
+  # A command (package main) says what it does: "// Command <name> ...".
+  grep -qs "^// Command $name " "$d"/*.go && continue
   grep -q "^// Package $name " "$d/doc.go" 2>/dev/null || grep -qs "^// Package $name " "$d"/*.go || { echo "$d lacks a package comment" >&2; status=1; }
 done < <(go list -f '{{.Dir}}' ./... | grep -v '/third_party/' | sed "s|^$PWD/||")
 exit $status

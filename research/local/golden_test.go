@@ -17,22 +17,35 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden files of testdata/golden")
 
 // TestGoldenSample runs the queries of testdata/golden/queries.tsv over
-// the bundled sample and compares the ranked output — order, paths, cited
+// the bundled sample, and those of testdata/golden/rules/queries.tsv over
+// testdata/rules (rules in two editions; compounds, affixes, synonyms of
+// several words), and compares the ranked output — order, paths, cited
 // lines, scores, the policies' note and the snippet — with
-// testdata/golden/<name>.txt. go test ./research/local -update rewrites
-// them; review the diff like any other change of behaviour.
+// <folder>/<name>.txt. go test ./research/local -update rewrites them;
+// review the diff like any other change of behaviour.
 func TestGoldenSample(t *testing.T) {
-	dir := filepath.Join(researchtest.Repo(), "testdata", "golden")
+	repo := researchtest.Repo()
+	for _, set := range []struct {
+		name, dir, root string
+		min             int
+	}{
+		{"sample", filepath.Join(repo, "testdata", "golden"), researchtest.Sample(t), 20},
+		{"rules", filepath.Join(repo, "testdata", "golden", "rules"), filepath.Join(repo, "testdata", "rules"), 10},
+	} {
+		t.Run(set.name, func(t *testing.T) { goldenSet(t, set.dir, set.root, set.min) })
+	}
+}
+
+func goldenSet(t *testing.T, dir, root string, least int) {
 	data, err := os.ReadFile(filepath.Join(dir, "queries.tsv"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	root := researchtest.Sample(t)
 	s := NewSession(Options{Index: index.Options{Root: root, Dir: configtest.TempDir(t)}, AutoBuild: &AutoBuild{}})
 	defer s.Close()
 	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
-	if len(lines) < 21 {
-		t.Fatalf("%d golden queries; keep at least 20", len(lines)-1)
+	if len(lines) < least+1 {
+		t.Fatalf("%d golden queries; keep at least %d", len(lines)-1, least)
 	}
 	for _, l := range lines[1:] {
 		f := strings.Split(l, "\t")

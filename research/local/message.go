@@ -156,13 +156,20 @@ func writeApplied(b *strings.Builder, ap policy.Applied) {
 // were ignored.
 const PreferenceIgnoredLine = "優先指定: 無視(--ignore-source-preference)"
 
+// HistoricalLine is the first line of Messages when the question names a
+// year or an old edition (policy.Historical).
+const HistoricalLine = "優先指定: 並べ替えなし(質問が年・旧版・当時を指定; 関連度順)"
+
 // messages returns the search "message" block: PreferenceIgnoredLine
 // first when opts.IgnorePreference, then one Message line per match, in
 // order, joined by newlines.
 func messages(as []policy.Annotated, opts policy.Options) string {
 	lines := make([]string, 0, len(as)+1)
-	if opts.IgnorePreference {
+	switch {
+	case opts.IgnorePreference:
 		lines = append(lines, PreferenceIgnoredLine)
+	case opts.Historical:
+		lines = append(lines, HistoricalLine)
 	}
 	for _, a := range as {
 		lines = append(lines, matchMessage(a))

@@ -180,13 +180,14 @@ func run(ctx context.Context, ix *index.Index, corpus *policy.Corpus, pols polic
 		Mode: req.Mode, Limit: req.Limit, MaxChars: req.MaxChars, Synonyms: req.Synonyms, Exclude: req.Exclude, Only: req.Only,
 		Explain: req.Explain, SkipHighlights: req.NoHighlights, Dictionary: dict,
 	}
+	hist := policy.Historical(req.Query.Text())
 	limit := so.Limit
 	if so.Mode == index.Ranked {
 		if limit <= 0 {
 			limit = config.DefaultSearch().MaxFiles
 		}
 		so.Limit = limit
-		if prefs != nil && !req.IgnorePreference {
+		if prefs != nil && !req.IgnorePreference && !hist {
 			for _, pr := range prefs.Preferred {
 				so.Preferred = append(so.Preferred, corpus.Path(pr.Path))
 			}
@@ -203,7 +204,7 @@ func run(ctx context.Context, ix *index.Index, corpus *policy.Corpus, pols polic
 			SHA256: m.SHA256, OwnMatch: m.OwnMatch, Editions: m.Editions,
 		}
 	}
-	popts := policy.Options{IgnorePreference: req.IgnorePreference}
+	popts := policy.Options{IgnorePreference: req.IgnorePreference, Historical: hist}
 	ann := policy.Apply(cands, corpus, prefs, cur, popts)
 	byPath := make(map[string]index.Match, len(res.Matches))
 	for _, m := range res.Matches {

@@ -1,0 +1,119 @@
+package research
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"lwr/research/researchtest"
+)
+
+// rulesRoot is the folder of company rules in two editions
+// (testdata/rules), with its source preferences.
+func rulesRoot(t *testing.T) string {
+	t.Helper()
+	return filepath.Join(researchtest.Repo(), "testdata", "rules")
+}
+
+// The conclusion leads with the answer: for three questions over the
+// sample and the rules folder, the first 要点 is the line that states the
+// asked value, filler is left out, and conflicts are only between
+// editions of one document, the asked quantity first.
+func TestConclusionLeadsWithTheAnswer(t *testing.T) {
+	sample := researchtest.Sample(t)
+	for _, tc := range []struct {
+		name, root, query string
+		first, firstText  string // the first point's source and a text it holds
+		absent            []string
+		conflict          string // the first conflict's values, "" for none asked
+	}{
+		{"sample 随意契約", sample, "随意契約の上限額", "研修/2026/契約事務.md", "200万円以下", []string{"宿泊料", "テレワーク規程", "文書管理規程"}, "200万円"},
+		{"rules ホテル代", rulesRoot(t), "出張のホテル代の上限はいくらですか", "規程/旅費規程.md", "14,000円", []string{"出席：", "ガソリン代", "介護休業", "通勤手当"}, ""},
+		{"rules パスワード", rulesRoot(t), "パスワードは何文字以上にすればいいですか", "規程/情報セキュリティ規程_2026.md", "12文字以上", []string{"ドライブ文字"}, "12文字"},
+		{"rules USBメモリ", rulesRoot(t), "USBメモリは使っていいですか", "規程/情報セキュリティ規程_2026.md", "原則として禁止", nil, ""},
+		{"sample パスワード", sample, "パスワードは何文字以上", "研修/2025/情報セキュリティ研修.md", "12文字", nil, "12文字"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ix := openIndex(t, tc.root)
+			out, _, err := runIn(t, Options{Query: tc.query, SourceRoot: tc.root, Local: localOf(ix, tc.root), SkipWeb: true, Timestamp: testNow()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := out.Report.Conclusion
+			if len(c.Points) == 0 || c.Points[0].Where != tc.first || !strings.Contains(c.Points[0].Text, tc.firstText) {
+				t.Fatalf("first point %+v, want %s holding %s", c.Points, tc.first, tc.firstText)
+			}
+			for _, p := range c.Points {
+				for _, a := range tc.absent {
+					if strings.Contains(p.Text, a) || strings.Contains(p.Where, a) {
+						t.Errorf("filler point %+v (holds %s)", p, a)
+					}
+				}
+			}
+			md, err := os.ReadFile(out.Finalized.Report)
+			if err != nil {
+				t.Fatal(err)
+			}
+			researchtest.CheckReport(t, md, tc.root, true)
+			// Every conflict between two documents is between editions of
+			// one (related); none is about the dates of unrelated ones.
+			for _, cf := range c.Conflicts {
+				var locals []*Hit
+				for _, sd := range cf.Sides {
+					for i := range out.Report.Local.Hits {
+						if h := &out.Report.Local.Hits[i]; h.Ref == sd.Ref {
+							locals = append(locals, h)
+						}
+					}
+				}
+				if len(locals) == 2 && !related(source{hit: locals[0]}, source{hit: locals[1]}) {
+					t.Errorf("conflict between unrelated documents: %+v", cf)
+				}
+				if cf.Kind == FactDate && len(locals) == 2 {
+					t.Errorf("a date conflict for a question that asks no date: %+v", cf)
+				}
+			}
+			if tc.conflict != "" {
+				if len(c.Conflicts) == 0 || c.Conflicts[0].Sides[c.Conflicts[0].Winner].Value != tc.conflict {
+					t.Errorf("first conflict %+v, want one won by %s", c.Conflicts, tc.conflict)
+				}
+			}
+		})
+	}
+}
+
+func TestAskedOf(t *testing.T) {
+	for q, want := range map[string]string{
+		"パスワードは何文字以上":       "quantity:文字",
+		"パスワード 文字数":         "quantity:文字",
+		"出張のホテル代の上限はいくらですか": "amount",
+		"随意契約の上限額":          "amount",
+		"有休は何日もらえる":         "quantity:日",
+		"申請の期限はいつ":          "date quantity",
+		"残業の上限":             "amount quantity",
+		"USBメモリは使っていいですか":   "",
+	} {
+		a := askedOf(q)
+		var got []string
+		for _, k := range []string{FactAmount, FactDate, FactQuantity} {
+			if a.kinds[k] {
+				got = append(got, k)
+			}
+		}
+		s := strings.Join(got, " ")
+		if a.unit != "" {
+			s += ":" + a.unit
+		}
+		if s != want {
+			t.Errorf("askedOf(%q) = %q, want %q", q, s, want)
+		}
+	}
+}
+
+func TestQuantities(t *testing.T) {
+	vals, _, _ := quantities("2026年4月1日施行。パスワードは12文字以上、3営業日前まで、1か月45時間、令和6年度、通算93日、第3条")
+	if got := strings.Join(vals, " "); got != "12文字 3営業日 1か月 45時間 93日" {
+		t.Errorf("quantities: %s", got)
+	}
+}

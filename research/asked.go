@@ -1,0 +1,110 @@
+package research
+
+import (
+	"regexp"
+	"strings"
+
+	"lwr/analyzer"
+)
+
+// asked is what a question asks for: the kinds of value that answer it
+// and, for a count, its unit (何文字 → quantity in 文字).
+type asked struct {
+	kinds map[string]bool
+	unit  string
+}
+
+var (
+	askedUnit   = regexp.MustCompile(`何(文字|桁|営業日|日|時間|分|回|か月|ヶ月|カ月|年|歳|人|名|社|件|泊|週間|割|%)|(文字|日|時間|回|人|件|年)数`)
+	askedAmount = regexp.MustCompile(`いくら|幾ら|金額|料金|費用|値段|価格|予算|額|円|手当|[代費料](?:は|の|って|$)`)
+	askedDate   = regexp.MustCompile(`いつ|期限|締め?切り?|日付|施行日|期日`)
+	askedLimit  = regexp.MustCompile(`上限|下限|限度|最大|最長|最低|以上|以下|まで|何`)
+)
+
+// askedOf reads what the question asks for from its words.
+func askedOf(q string) asked {
+	f := analyzer.Fold(q)
+	a := asked{kinds: map[string]bool{}}
+	if m := askedUnit.FindStringSubmatch(f); m != nil {
+		a.kinds[FactQuantity] = true
+		a.unit = m[1] + m[2]
+		if u, ok := unitNames[a.unit]; ok {
+			a.unit = u
+		}
+	}
+	if askedAmount.MatchString(f) {
+		a.kinds[FactAmount] = true
+	}
+	if askedDate.MatchString(f) {
+		a.kinds[FactDate] = true
+		a.kinds[FactQuantity] = true
+	}
+	if len(a.kinds) == 0 && askedLimit.MatchString(f) {
+		a.kinds[FactAmount] = true
+		a.kinds[FactQuantity] = true
+	}
+	return a
+}
+
+// answers reports whether a fact is of the kind the question asks for.
+func (a asked) answers(f fact) bool {
+	if !a.kinds[f.kind] {
+		return false
+	}
+	return f.kind != FactQuantity || a.unit == "" || f.unit == a.unit
+}
+
+// about reports whether a conflict is about what the question asks for.
+func (a asked) about(c Conflict) bool {
+	if !a.kinds[c.Kind] {
+		return false
+	}
+	if c.Kind != FactQuantity || a.unit == "" {
+		return true
+	}
+	for _, s := range c.Sides {
+		if strings.HasSuffix(s.Value, a.unit) {
+			return true
+		}
+	}
+	return false
+}
+
+// any reports whether the question asks for a value at all.
+func (a asked) any() bool { return len(a.kinds) > 0 }
+
+// contentWords are the question's nouns and Latin words, each with its
+// folded forms (as written, as analyzed): what a passage must hold to be
+// about the question.
+func contentWords(q string) [][]string {
+	var out [][]string
+	seen := map[string]bool{}
+	for _, t := range analyzer.Default().Tokens(q) {
+		if t.Kind != analyzer.KindLatin && (!strings.HasPrefix(t.POS, "名詞") || t.POS == "名詞,接尾" || t.POS == "名詞,代名詞" || t.POS == "名詞,数") {
+			continue
+		}
+		forms := []string{analyzer.Fold(q[t.Start:t.End])}
+		if t.Term != forms[0] {
+			forms = append(forms, t.Term)
+		}
+		if !seen[forms[0]] {
+			seen[forms[0]] = true
+			out = append(out, forms)
+		}
+	}
+	return out
+}
+
+// holding counts the content words a folded text holds.
+func holding(f string, words [][]string) int {
+	n := 0
+	for _, forms := range words {
+		for _, w := range forms {
+			if strings.Contains(f, w) {
+				n++
+				break
+			}
+		}
+	}
+	return n
+}
