@@ -68,7 +68,11 @@ var Default = sync.OnceValue(func() *Analyzer {
 	a := &Analyzer{}
 	a.load = sync.OnceValues(func() (*tokenizer.Tokenizer, error) {
 		a.loaded.Store(true)
-		return tokenizer.New(ipa.Dict(), tokenizer.OmitBosEos())
+		opts := []tokenizer.Option{tokenizer.OmitBosEos()}
+		if ud := userDict(); ud != nil {
+			opts = append(opts, tokenizer.UserDict(ud))
+		}
+		return tokenizer.New(ipa.Dict(), opts...)
 	})
 	return a
 })

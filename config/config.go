@@ -55,6 +55,10 @@ type Search struct {
 	// SynonymFile is an optional user synonym dictionary (JSON object of
 	// word → list of synonyms), merged with the embedded default one.
 	SynonymFile string `mapstructure:"synonym_file"`
+	// UserDict is an optional list of in-house words the analyzer must
+	// not split (one word a line, "word,reading" too); changing it
+	// rebuilds the index.
+	UserDict string `mapstructure:"user_dict"`
 	// AutoBuild builds the index on the first search of a root that has none.
 	AutoBuild bool `mapstructure:"auto_build"`
 	// Autostart leaves a daemon (lwr index watch --detach) running after a
@@ -293,6 +297,7 @@ func Load(opts Options) (Config, []Source, error) {
 	cfg.SourceRoot = env.ExpandHome(cfg.SourceRoot)
 	cfg.CacheDir = env.ExpandHome(cfg.CacheDir)
 	cfg.Search.SynonymFile = env.ExpandHome(cfg.Search.SynonymFile)
+	cfg.Search.UserDict = env.ExpandHome(cfg.Search.UserDict)
 	cfg.Web.File.Path = env.ExpandHome(cfg.Web.File.Path)
 	if cfg.Web.Brave.APIKeyEnv != "" {
 		cfg.Web.Brave.APIKey = env.Get(cfg.Web.Brave.APIKeyEnv)

@@ -39,6 +39,16 @@ import (
 // another version is rebuilt.
 const SchemaVersion = "lwr-index-4+" + analyzer.Version
 
+// schema is the schema an index of this process is built with: the
+// version and, with a user dictionary (search.user_dict), its words'
+// hash, so that an index cut with other words is rebuilt.
+func schema() string {
+	if id := analyzer.UserDictID(); id != "" {
+		return SchemaVersion + "+user-" + id
+	}
+	return SchemaVersion
+}
+
 // Bleve fields of a passage document.
 const (
 	fieldPath     = "path"      // the document's relative path (keyword)
@@ -226,8 +236,8 @@ func (ix *Index) openWriter(ctx context.Context) error {
 		switch {
 		case err == nil:
 			ix.b = b
-			if v, _ := b.GetInternal([]byte(keySchema)); string(v) != SchemaVersion {
-				ix.Rebuilt = fmt.Sprintf("index schema %q is not %q", v, SchemaVersion)
+			if v, _ := b.GetInternal([]byte(keySchema)); string(v) != schema() {
+				ix.Rebuilt = fmt.Sprintf("index schema %q is not %q", v, schema())
 			}
 		case isTimeout(err):
 			return &LockedError{Dir: ix.opts.Dir, Holder: readOwner(ix.opts.Dir)}
@@ -304,7 +314,7 @@ func (ix *Index) replace(damaged bool) error {
 	gen := make([]byte, 8)
 	_, _ = rand.Read(gen)
 	batch := b.NewBatch()
-	batch.SetInternal([]byte(keySchema), []byte(SchemaVersion))
+	batch.SetInternal([]byte(keySchema), []byte(schema()))
 	batch.SetInternal([]byte(keyGeneration), []byte(hex.EncodeToString(gen)))
 	batch.SetInternal([]byte(keyState), []byte("building"))
 	if err := b.Batch(batch); err != nil {
@@ -399,9 +409,13 @@ func OpenReader(ctx context.Context, opts Options) (*Index, error) {
 		return nil, fmt.Errorf("%w: open %s: %v", ErrNeedsRebuild, opts.bleveDir(), err)
 	}
 	ix := &Index{opts: opts, b: b, lock: lk}
-	if v, _ := b.GetInternal([]byte(keySchema)); string(v) != SchemaVersion {
+	if v, _ := b.GetInternal([]byte(keySchema)); string(v) != schema() {
 		ix.Close()
-		return nil, fmt.Errorf("%w: it was built by another version of lwr", ErrNeedsRebuild)
+		why := "it was built by another version of lwr"
+		if strings.Contains(string(v), "+user-") || analyzer.UserDictID() != "" {
+			why = "it was built with other words of search.user_dict (or another version of lwr)"
+		}
+		return nil, fmt.Errorf("%w: %s", ErrNeedsRebuild, why)
 	}
 	if v, _ := b.GetInternal([]byte(keyState)); string(v) != "ready" {
 		ix.Close()

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
+	"lwr/analyzer"
 	"lwr/config"
 	"lwr/index"
 	"lwr/research/local"
@@ -54,7 +55,15 @@ func (g *globalOptions) load(extra ...config.Override) (config.Config, []config.
 		ov = append(ov, config.Override{Key: "cache_dir", Value: g.cacheDir, Origin: "flag --cache-dir"})
 	}
 	ov = append(ov, extra...)
-	return config.Load(config.Options{File: g.configFile, Environ: g.environ, Overrides: ov})
+	cfg, src, err := config.Load(config.Options{File: g.configFile, Environ: g.environ, Overrides: ov})
+	if err != nil {
+		return cfg, src, err
+	}
+	// The in-house words the analyzer keeps whole, before it analyzes.
+	if err := analyzer.UseUserDict(cfg.Search.UserDict); err != nil {
+		return cfg, src, err
+	}
+	return cfg, src, nil
 }
 
 // logger is quiet (warnings only) unless --verbose.

@@ -1,0 +1,127 @@
+package analyzer
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/ikawaha/kagome-dict/dict"
+)
+
+// ErrUserDict matches the errors of a user dictionary that cannot be
+// used: the user fixes the file or the setting (search.user_dict).
+var ErrUserDict = errors.New("the user dictionary cannot be used")
+
+// Limits of a user dictionary.
+const (
+	maxUserWords    = 20000
+	maxUserWordRune = 40
+)
+
+var user struct {
+	mu   sync.Mutex
+	dict *dict.UserDict
+	id   string // "" without a user dictionary
+}
+
+// UseUserDict makes the words of the file at path (one a line: "word" or
+// "word,reading"; # starts a comment) single words of the analysis: the
+// analyzer never splits 新規事業推進室 once it is listed. It must be called
+// before the analyzer meets Japanese text; "" is no user dictionary. A
+// file that cannot be used is an error matching ErrUserDict.
+func UseUserDict(path string) error {
+	if path == "" {
+		return nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("%w: read %s: %v; fix search.user_dict", ErrUserDict, path, err)
+	}
+	recs, id, err := parseUserDict(data)
+	if err != nil {
+		return fmt.Errorf("%w: %s: %v", ErrUserDict, path, err)
+	}
+	ud, err := recs.NewUserDict()
+	if err != nil {
+		return fmt.Errorf("%w: %s: %v", ErrUserDict, path, err)
+	}
+	user.mu.Lock()
+	defer user.mu.Unlock()
+	if user.id == id {
+		return nil
+	}
+	if Default().Loaded() {
+		return fmt.Errorf("%w: %s: the analyzer is in use already; set search.user_dict before anything is analyzed", ErrUserDict, path)
+	}
+	user.dict, user.id = ud, id
+	return nil
+}
+
+// UserDictID identifies the user dictionary in use (a hash of its words),
+// "" for none: an index built with other words is rebuilt.
+func UserDictID() string {
+	user.mu.Lock()
+	defer user.mu.Unlock()
+	return user.id
+}
+
+func userDict() *dict.UserDict {
+	user.mu.Lock()
+	defer user.mu.Unlock()
+	return user.dict
+}
+
+// parseUserDict reads the file's words, folded as the analyzer folds text
+// before it cuts it, into kagome's records.
+func parseUserDict(data []byte) (dict.UserDictRecords, string, error) {
+	data = bytes.TrimPrefix(data, []byte("\ufeff"))
+	if !utf8.Valid(data) {
+		return nil, "", errors.New("it is not UTF-8 text; save it as UTF-8")
+	}
+	var recs dict.UserDictRecords
+	seen := map[string]bool{}
+	sum := sha256.New()
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for n := 1; sc.Scan(); n++ {
+		l := strings.TrimSpace(sc.Text())
+		if l == "" || strings.HasPrefix(l, "#") {
+			continue
+		}
+		word, reading, _ := strings.Cut(l, ",")
+		word, reading = Fold(strings.TrimSpace(word)), strings.TrimSpace(reading)
+		switch {
+		case word == "":
+			return nil, "", fmt.Errorf("line %d has no word before the comma", n)
+		case strings.ContainsFunc(word, unicode.IsSpace) || strings.ContainsAny(reading, ", \t"):
+			return nil, "", fmt.Errorf("line %d: %q: one word a line, no spaces (\"word\" or \"word,reading\")", n, l)
+		case utf8.RuneCountInString(word) > maxUserWordRune:
+			return nil, "", fmt.Errorf("line %d: a word of more than %d characters", n, maxUserWordRune)
+		case seen[word]:
+			continue
+		}
+		if reading == "" {
+			reading = word
+		}
+		seen[word] = true
+		recs = append(recs, dict.UserDicRecord{Text: word, Tokens: []string{word}, Yomi: []string{reading}, Pos: "名詞,固有名詞"})
+		fmt.Fprintf(sum, "%s\n", word)
+		if len(recs) > maxUserWords {
+			return nil, "", fmt.Errorf("more than %d words", maxUserWords)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, "", err
+	}
+	if len(recs) == 0 {
+		return nil, "", errors.New("it lists no word (one word a line)")
+	}
+	return recs, hex.EncodeToString(sum.Sum(nil))[:16], nil
+}
