@@ -38,11 +38,22 @@ type Synonyms struct {
 	mu    sync.Mutex
 	terms map[string][]string // analyzed synonyms, memoized
 
+	// noThesaurus leaves SudachiDict's groups out (search.thesaurus off).
+	noThesaurus bool
+
 	byRuneOnce sync.Once
 	byRune     map[rune][]memberRef // Japanese words by their first rune
 	whole      [][][]string         // base forms of each word, once looked at (see wholeTerms)
 	wholeDone  [][]bool
 }
+
+// DisableThesaurus leaves SudachiDict's synonym groups out of the searches
+// that use this dictionary (search.thesaurus: false).
+func (s *Synonyms) DisableThesaurus() { s.noThesaurus = true }
+
+// Thesaurus reports whether the searches that use this dictionary add
+// SudachiDict's synonym groups too.
+func (s *Synonyms) Thesaurus() bool { return s != nil && !s.noThesaurus }
 
 func isHiragana(r rune) bool { return r >= 0x3041 && r <= 0x309F }
 

@@ -59,6 +59,9 @@ type Search struct {
 	// not split (one word a line, "word,reading" too); changing it
 	// rebuilds the index.
 	UserDict string `mapstructure:"user_dict"`
+	// Thesaurus adds SudachiDict's synonym groups below the dictionary's
+	// synonyms (on by default).
+	Thesaurus bool `mapstructure:"thesaurus"`
 	// AutoBuild builds the index on the first search of a root that has none.
 	AutoBuild bool `mapstructure:"auto_build"`
 	// Autostart leaves a daemon (lwr index watch --detach) running after a
@@ -190,7 +193,7 @@ func DefaultIndex() Index {
 // DefaultSearch is the search part of Defaults; a search's zero options
 // follow it.
 func DefaultSearch() Search {
-	return Search{MaxFiles: 8, MaxChars: 1200, AutoBuild: true, DaemonTimeout: 3 * time.Second, SyncWait: time.Minute}
+	return Search{MaxFiles: 8, MaxChars: 1200, AutoBuild: true, Thesaurus: true, DaemonTimeout: 3 * time.Second, SyncWait: time.Minute}
 }
 
 // DefaultWeb is the web part of Defaults.

@@ -302,7 +302,7 @@ func planRanked(q Query, opts SearchOptions) rankedPlan {
 	// SudachiDict's groups, below the hand-made dictionary: the same
 	// lexeme (スマホ, スマートフォン) nearly as the word, words of like
 	// meaning (印鑑, 印章) lower.
-	if opts.Dictionary != nil && !opts.NoThesaurus {
+	if opts.Dictionary.Thesaurus() && !opts.NoThesaurus {
 		ts := make([]thesaurus.Term, len(toks))
 		for i, t := range toks {
 			ts[i] = thesaurus.Term{Text: t.Term, Predicate: strings.HasPrefix(t.POS, "動詞") || strings.HasPrefix(t.POS, "形容詞"),

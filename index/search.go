@@ -78,7 +78,7 @@ type SearchOptions struct {
 	Synonyms []string
 	// Dictionary adds the synonyms of the query's words (ranked mode),
 	// and with it those of SudachiDict's groups (analyzer/thesaurus)
-	// unless NoThesaurus.
+	// unless the dictionary's thesaurus is off or NoThesaurus.
 	Dictionary  *analyzer.Synonyms
 	NoThesaurus bool
 	// Exclude leaves out files: a relative path, a folder (every file

@@ -101,7 +101,7 @@ func runWatch(ctx context.Context, opts watchOptions, g *globalOptions, out io.W
 		os.Exit(exitCanceled)
 	}()
 	err = local.RunDaemon(ctx, local.DaemonOptions{
-		Index: iopts, SynonymFile: cfg.Search.SynonymFile, Poll: opts.poll, RemotePoll: cfg.Index.RemotePoll, Logger: iopts.Logger,
+		Index: iopts, SynonymFile: cfg.Search.SynonymFile, NoThesaurus: !cfg.Search.Thesaurus, Poll: opts.poll, RemotePoll: cfg.Index.RemotePoll, Logger: iopts.Logger,
 		Listening: func(root, endpoint string) {
 			fmt.Fprintf(g.stderr, "lwr: daemon for %s (pid %d) on %s\n", root, os.Getpid(), endpoint)
 		},

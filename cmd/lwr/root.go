@@ -106,7 +106,7 @@ func (g *globalOptions) localOptions(cfg config.Config) (local.Options, error) {
 	if err != nil {
 		return local.Options{}, err
 	}
-	o := local.Options{Index: ix, SynonymFile: cfg.Search.SynonymFile, DaemonTimeout: cfg.Search.DaemonTimeout, SyncWait: cfg.Search.SyncWait, Logger: g.logger()}
+	o := local.Options{Index: ix, SynonymFile: cfg.Search.SynonymFile, NoThesaurus: !cfg.Search.Thesaurus, DaemonTimeout: cfg.Search.DaemonTimeout, SyncWait: cfg.Search.SyncWait, Logger: g.logger()}
 	o.OnSyncWait = func(st local.Status) {
 		fmt.Fprintf(g.stderr, "lwr: the daemon%s is still building the index of %s%s; waiting up to %s (search.sync_wait)…\n",
 			daemonWho(st), cfg.SourceRoot, syncProgress(st), cfg.Search.SyncWait)

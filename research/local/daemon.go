@@ -23,6 +23,8 @@ type DaemonOptions struct {
 	Index index.Options
 	// SynonymFile is the user's synonym dictionary ("" for none).
 	SynonymFile string
+	// NoThesaurus leaves SudachiDict's synonym groups out.
+	NoThesaurus bool
 	// Poll rescans at this interval instead of listening for events;
 	// RemotePoll is the interval on a volume without trustworthy change
 	// notifications (network drives, Google Drive for desktop).
@@ -63,7 +65,7 @@ func RunDaemon(ctx context.Context, opts DaemonOptions) error {
 	if opts.Drain <= 0 {
 		opts.Drain = 5 * time.Second
 	}
-	dict, err := analyzer.LoadSynonyms(opts.SynonymFile)
+	dict, err := loadDictionary(opts.SynonymFile, opts.NoThesaurus)
 	if err != nil {
 		return err
 	}

@@ -22,6 +22,8 @@ type Options struct {
 	// SynonymFile is the user's synonym dictionary, merged with the
 	// embedded one; "" for none.
 	SynonymFile string
+	// NoThesaurus leaves SudachiDict's synonym groups out.
+	NoThesaurus bool
 	// DaemonTimeout bounds a request to the daemon (3s when zero).
 	DaemonTimeout time.Duration
 	// SyncWait is how long a search waits while the daemon builds the
@@ -160,7 +162,7 @@ func (s *Session) explain(err error) error {
 
 func (s *Session) dictionary() (*analyzer.Synonyms, error) {
 	if s.dict == nil {
-		d, err := analyzer.LoadSynonyms(s.opts.SynonymFile)
+		d, err := loadDictionary(s.opts.SynonymFile, s.opts.NoThesaurus)
 		if err != nil {
 			return nil, err
 		}
@@ -340,4 +342,14 @@ func (s *Session) Close() error {
 		}
 	}
 	return err
+}
+
+// loadDictionary loads the synonym dictionary (the embedded one and the
+// user's file), with or without SudachiDict's groups.
+func loadDictionary(file string, noThesaurus bool) (*analyzer.Synonyms, error) {
+	d, err := analyzer.LoadSynonyms(file)
+	if err == nil && noThesaurus {
+		d.DisableThesaurus()
+	}
+	return d, err
 }
