@@ -47,7 +47,7 @@ func (ix *Index) fullText(ctx context.Context, q Query, opts SearchOptions) (*Re
 			words = append(words, f)
 		}
 	}
-	res := &Result{Terms: words}
+	res := &Result{Terms: words, Content: words}
 	if len(words) == 0 {
 		return res, nil
 	}

@@ -399,7 +399,7 @@ func planRanked(q Query, opts SearchOptions) rankedPlan {
 
 func (ix *Index) ranked(ctx context.Context, q Query, opts SearchOptions) (*Result, error) {
 	p := planRanked(q, opts)
-	res := &Result{Terms: p.terms, Synonyms: p.synonyms}
+	res := &Result{Terms: p.terms, Content: p.content, Synonyms: p.synonyms}
 	if p.q == nil {
 		return res, nil
 	}

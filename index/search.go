@@ -150,6 +150,9 @@ type Result struct {
 	// Terms are the analyzed words searched for (ranked) or the literal
 	// words (full-text).
 	Terms []string
+	// Content are the content words among Terms (ranked: the nouns and
+	// Latin words, which a preferred edition must hold; full-text: all).
+	Content []string
 	// Synonyms are the synonyms that were added.
 	Synonyms []string
 	Took     time.Duration

@@ -2,10 +2,13 @@ package research
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"lwr/analyzer"
+	"lwr/index"
 	"lwr/research/researchtest"
 )
 
@@ -115,5 +118,30 @@ func TestQuantities(t *testing.T) {
 	vals, _, _ := quantities("2026年4月1日施行。パスワードは12文字以上、3営業日前まで、1か月45時間、令和6年度、通算93日、第3条")
 	if got := strings.Join(vals, " "); got != "12文字 3営業日 1か月 45時間 93日" {
 		t.Errorf("quantities: %s", got)
+	}
+}
+
+// The conclusion reads the question's words from the search (the daemon
+// analyzed them): a research answered by a daemon never loads the
+// analyzer's dictionary in its own process (half a second). The check
+// runs in a process of its own, where nothing else loaded it.
+func TestConclusionDoesNotLoadTheAnalyzer(t *testing.T) {
+	if os.Getenv("LWR_TEST_CONCLUSION_CHILD") == "1" {
+		r := &Report{Query: "出張のホテル代の上限はいくらですか", Local: LocalPhase{Content: []string{"出張", "ホテル", "上限"}, Synonyms: []string{"宿泊料"}}}
+		r.Local.Hits = []Hit{{Ref: "L1", Path: "規程/旅費規程.md", Match: index.Match{Path: "規程/旅費規程.md", StartLine: 24, EndLine: 27,
+			Snippet: "第5条（宿泊料）\n宿泊料は、1泊につき次の額を上限として実費を支給する。\n一般従業員　11,000円\n課長以上　14,000円", Highlights: [][2]int{{3, 12}}}}}
+		c := BuildConclusion(r)
+		if len(c.Points) != 1 || !strings.Contains(c.Points[0].Text, "14,000円") {
+			t.Fatalf("points %+v", c.Points)
+		}
+		if analyzer.Default().Loaded() {
+			t.Fatal("the conclusion loaded the analyzer's dictionary")
+		}
+		return
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestConclusionDoesNotLoadTheAnalyzer$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "LWR_TEST_CONCLUSION_CHILD=1")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
 	}
 }

@@ -73,29 +73,8 @@ func (a asked) about(c Conflict) bool {
 // any reports whether the question asks for a value at all.
 func (a asked) any() bool { return len(a.kinds) > 0 }
 
-// contentWords are the question's nouns and Latin words, each with its
-// folded forms (as written, as analyzed): what a passage must hold to be
-// about the question.
-func contentWords(q string) [][]string {
-	var out [][]string
-	seen := map[string]bool{}
-	for _, t := range analyzer.Default().Tokens(q) {
-		if t.Kind != analyzer.KindLatin && (!strings.HasPrefix(t.POS, "名詞") || t.POS == "名詞,接尾" || t.POS == "名詞,代名詞" || t.POS == "名詞,数") {
-			continue
-		}
-		forms := []string{analyzer.Fold(q[t.Start:t.End])}
-		if t.Term != forms[0] {
-			forms = append(forms, t.Term)
-		}
-		if !seen[forms[0]] {
-			seen[forms[0]] = true
-			out = append(out, forms)
-		}
-	}
-	return out
-}
-
-// holding counts the content words a folded text holds.
+// holding counts the content words a folded text holds; each word is
+// its forms (the search's analyzed terms: folded, base form).
 func holding(f string, words [][]string) int {
 	n := 0
 	for _, forms := range words {

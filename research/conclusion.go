@@ -85,7 +85,10 @@ func BuildConclusion(r *Report) Conclusion {
 		srcs = append(srcs, source{ref: h.Ref, where: h.Path, hit: h})
 	}
 	c := Conclusion{Points: []Point{}, Conflicts: []Conflict{}, Preferences: []Note{}, Currentness: []CurrentnessNote{}, Unverified: []Note{}, ToVerify: []Note{}}
-	q := question{asked: askedOf(r.Query), words: contentWords(r.Query)}
+	q := question{asked: askedOf(r.Query)}
+	for _, w := range r.Local.Content {
+		q.words = append(q.words, []string{w})
+	}
 	for _, w := range r.Local.Synonyms {
 		// A synonym that holds a word of the question (上限額) adds none.
 		if f := analyzer.Fold(w); utf8.RuneCountInString(f) > 1 && holding(f, q.words) == 0 {
@@ -120,6 +123,9 @@ type question struct {
 // about reports whether a folded passage is about the question: it holds
 // most of its content words, a synonym of them counting as one.
 func (q question) about(f string) bool {
+	if len(q.words) == 0 {
+		return true
+	}
 	n := holding(f, q.words)
 	if n < len(q.words) && slices.ContainsFunc(q.synonyms, func(s string) bool { return strings.Contains(f, s) }) {
 		n++

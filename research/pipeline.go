@@ -314,7 +314,7 @@ func searchLocalPhase(ctx context.Context, opts Options, r *Report, q index.Quer
 	}
 	r.Local.Hits = hitsOf(l, "L", nil)
 	r.Local.Scanned, r.Local.Total, r.Local.Message, r.Local.Policy = l.Scanned, l.Total, l.Message, l.Policies
-	r.Local.Synonyms = l.Synonyms
+	r.Local.Content, r.Local.Synonyms = l.Content, l.Synonyms
 	if len(r.Local.Hits) > 0 {
 		r.Local.Status = report.StatusOK
 	}

@@ -62,7 +62,9 @@ type LocalPhase struct {
 	Error   string          `json:"-"`
 	Policy  policy.Policies `json:"policies"`
 	Took    time.Duration   `json:"-"`
-	// Synonyms are those the search added to the question's words.
+	// Content are the question's content words as the search analyzed
+	// them; Synonyms those it added.
+	Content  []string `json:"-"`
 	Synonyms []string `json:"-"`
 }
 
