@@ -31,9 +31,9 @@ const (
 	// query word, the same lexeme at wVariant, others at wThesaurus.
 	maxThesaurusWords = 4
 	// coverageAlpha sharpens the coverage factor (see combineQuery).
-	coverageAlpha = 1.0
+	coverageAlpha = 1.5
 	// Query words by part of speech (see termWeight).
-	wVerb       = 0.5
+	wVerb       = 0.6
 	wVerbalNoun = 0.8
 	// wAffix weighs a lone suffix or prefix (代, 額, 料, 非): alone it
 	// says little; the compound it belongs to (残業代) is matched as a unit
