@@ -2,12 +2,12 @@ package index
 
 import (
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 	"testing"
 
 	"lwr/analyzer"
+	"lwr/config/configtest"
 )
 
 // judged is one query of the relevance set with its graded judgments.
@@ -32,38 +32,6 @@ func loadJudgments(t testing.TB, file string) []judged {
 		out = append(out, j)
 	}
 	return out
-}
-
-// rankMetrics computes MRR@10 and nDCG@10 (gain 2^grade-1) as
-// ../shared/bench/eval.py does.
-func rankMetrics(ranked []string, grades map[string]int) (rr, ndcg float64) {
-	dcg := 0.0
-	for i, p := range ranked[:min(10, len(ranked))] {
-		g := grades[p]
-		if g > 0 && rr == 0 {
-			rr = 1 / float64(i+1)
-		}
-		dcg += (math.Pow(2, float64(g)) - 1) / math.Log2(float64(i+2))
-	}
-	var ideal []int
-	for _, g := range grades {
-		ideal = append(ideal, g)
-	}
-	for i := range ideal {
-		for j := i + 1; j < len(ideal); j++ {
-			if ideal[j] > ideal[i] {
-				ideal[i], ideal[j] = ideal[j], ideal[i]
-			}
-		}
-	}
-	idcg := 0.0
-	for i, g := range ideal[:min(10, len(ideal))] {
-		idcg += (math.Pow(2, float64(g)) - 1) / math.Log2(float64(i+2))
-	}
-	if idcg > 0 {
-		ndcg = dcg / idcg
-	}
-	return rr, ndcg
 }
 
 // The ranked search must reach MRR@10 ≥ 0.76 and nDCG@10 ≥ 0.66 on the
@@ -95,7 +63,7 @@ func relevance(t *testing.T, ix *Index, js []judged) (mrr, ndcg float64) {
 	for _, j := range js {
 		res := find(t, ix, j.query, SearchOptions{Limit: 10, MaxChars: 80, Dictionary: dict})
 		ranked := paths(res)
-		rr, n := rankMetrics(ranked, j.grades)
+		rr, n := configtest.RankMetrics(ranked, j.grades)
 		mrr += rr
 		ndcg += n
 		var top []string

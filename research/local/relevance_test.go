@@ -3,10 +3,8 @@ package local
 import (
 	"context"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -51,7 +49,7 @@ func TestRulesRelevance(t *testing.T) {
 		for _, m := range res.Matches {
 			ranked = append(ranked, m.Path)
 		}
-		rr, n := rankMetrics(ranked, grades)
+		rr, n := configtest.RankMetrics(ranked, grades)
 		mrr += rr
 		ndcg += n
 		var top []string
@@ -70,30 +68,3 @@ func TestRulesRelevance(t *testing.T) {
 
 // The floors of TestRulesRelevance.
 const rulesMRR, rulesNDCG = 0.84, 0.85
-
-// rankMetrics computes MRR@10 and nDCG@10 (gain 2^grade-1) as
-// ../shared/bench/eval.py does.
-func rankMetrics(ranked []string, grades map[string]int) (rr, ndcg float64) {
-	dcg := 0.0
-	for i, p := range ranked[:min(10, len(ranked))] {
-		g := grades[p]
-		if g > 0 && rr == 0 {
-			rr = 1 / float64(i+1)
-		}
-		dcg += (math.Pow(2, float64(g)) - 1) / math.Log2(float64(i+2))
-	}
-	var ideal []int
-	for _, g := range grades {
-		ideal = append(ideal, g)
-	}
-	slices.Sort(ideal)
-	slices.Reverse(ideal)
-	idcg := 0.0
-	for i, g := range ideal[:min(10, len(ideal))] {
-		idcg += (math.Pow(2, float64(g)) - 1) / math.Log2(float64(i+2))
-	}
-	if idcg > 0 {
-		ndcg = dcg / idcg
-	}
-	return rr, ndcg
-}
