@@ -30,10 +30,15 @@ import (
 	"lwr/research/report"
 )
 
-// Repo is the folder of the module, found from this file.
+// Repo is the folder of the module, found from this file, absolute (on
+// Windows the file's path as compiled has no drive letter).
 func Repo() string {
 	_, file, _, _ := runtime.Caller(0)
-	return filepath.Clean(filepath.Join(filepath.Dir(file), "..", ".."))
+	p := filepath.Clean(filepath.Join(filepath.Dir(file), "..", ".."))
+	if abs, err := filepath.Abs(p); err == nil {
+		return abs
+	}
+	return p
 }
 
 // WriteTree writes files (relative path → content) into a new temp folder
