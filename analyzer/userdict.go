@@ -24,6 +24,8 @@ var ErrUserDict = errors.New("the user dictionary cannot be used")
 const (
 	maxUserWords    = 20000
 	maxUserWordRune = 40
+	// maxUserDictBytes is what maxUserWords lines could take, with room.
+	maxUserDictBytes = 4 << 20
 )
 
 var user struct {
@@ -89,7 +91,11 @@ func parseUserDict(data []byte) (dict.UserDictRecords, string, error) {
 	var recs dict.UserDictRecords
 	seen := map[string]bool{}
 	sum := sha256.New()
+	if len(data) > maxUserDictBytes {
+		return nil, "", fmt.Errorf("it is %d bytes; a user dictionary holds at most %d words of %d characters", len(data), maxUserWords, maxUserWordRune)
+	}
 	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 0, 4096), 64<<10)
 	for n := 1; sc.Scan(); n++ {
 		l := strings.TrimSpace(sc.Text())
 		if l == "" || strings.HasPrefix(l, "#") {
@@ -98,6 +104,8 @@ func parseUserDict(data []byte) (dict.UserDictRecords, string, error) {
 		word, reading, _ := strings.Cut(l, ",")
 		word, reading = Fold(strings.TrimSpace(word)), strings.TrimSpace(reading)
 		switch {
+		case strings.Contains(reading, ","):
+			return nil, "", fmt.Errorf("line %d: %q: one comma at most (\"word\" or \"word,reading\")", n, l)
 		case word == "":
 			return nil, "", fmt.Errorf("line %d has no word before the comma", n)
 		case strings.ContainsFunc(word, unicode.IsSpace) || strings.ContainsAny(reading, ", \t"):
@@ -118,7 +126,7 @@ func parseUserDict(data []byte) (dict.UserDictRecords, string, error) {
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, "", err
+		return nil, "", fmt.Errorf("a line of more than 64 KB: one word a line (%v)", err)
 	}
 	if len(recs) == 0 {
 		return nil, "", errors.New("it lists no word (one word a line)")

@@ -29,7 +29,7 @@ const (
 	maxSynonymTerms = 3
 	// SudachiDict's words (see planRanked): at most maxThesaurusWords per
 	// query word, the same lexeme at wVariant, others at wThesaurus.
-	maxThesaurusWords = 4
+	maxThesaurusWords = 6
 	// coverageAlpha sharpens the coverage factor (see combineQuery).
 	coverageAlpha = 1.5
 	// Query words by part of speech (see termWeight).
@@ -110,8 +110,28 @@ func hasKatakana(s string) bool {
 
 // alt is a synonym of a query word and its weight relative to the word.
 type alt struct {
-	text   string
-	weight float64
+	text      string
+	weight    float64
+	thesaurus bool // from SudachiDict's groups (capped apart)
+}
+
+// capped keeps the first maxSynonymTerms synonyms of the dictionaries and
+// the first maxThesaurusWords of SudachiDict's, in order.
+func capped(as []alt) []alt {
+	var out []alt
+	hand, thes := 0, 0
+	for _, a := range as {
+		switch {
+		case a.thesaurus && thes < maxThesaurusWords:
+			thes++
+		case !a.thesaurus && hand < maxSynonymTerms:
+			hand++
+		default:
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
 }
 
 func hasAlt(as []alt, text string) bool {
@@ -245,7 +265,7 @@ func planRanked(q Query, opts SearchOptions) rankedPlan {
 		termIndex[t] = i
 	}
 	shown := map[string]bool{}
-	addSyn := func(s string, terms []string, weight float64, to []int) {
+	addSyn := func(s string, terms []string, weight float64, thes bool, to []int) {
 		if !shown[s] {
 			shown[s] = true
 			p.synonyms = append(p.synonyms, s)
@@ -256,7 +276,7 @@ func planRanked(q Query, opts SearchOptions) rankedPlan {
 			// not match 表示 alone).
 			for _, i := range to {
 				if !hasAlt(p.phraseOf[i], s) {
-					p.phraseOf[i] = append(p.phraseOf[i], alt{s, weight})
+					p.phraseOf[i] = append(p.phraseOf[i], alt{s, weight, thes})
 				}
 			}
 			return
@@ -267,7 +287,7 @@ func planRanked(q Query, opts SearchOptions) rankedPlan {
 			}
 			for _, i := range to {
 				if !hasAlt(p.synOf[i], term) {
-					p.synOf[i] = append(p.synOf[i], alt{term, weight})
+					p.synOf[i] = append(p.synOf[i], alt{term, weight, thes})
 				}
 			}
 		}
@@ -277,7 +297,7 @@ func planRanked(q Query, opts SearchOptions) rankedPlan {
 		all[i] = i
 	}
 	for _, s := range opts.Synonyms {
-		addSyn(s, opts.Dictionary.Terms(s), wSynonym, all)
+		addSyn(s, opts.Dictionary.Terms(s), wSynonym, false, all)
 	}
 	covered := func(start, end int) []int {
 		var to []int
@@ -296,7 +316,7 @@ func planRanked(q Query, opts SearchOptions) rankedPlan {
 			to = all
 		}
 		for _, s := range e.Synonyms {
-			addSyn(s, opts.Dictionary.Terms(s), wSynonym, to)
+			addSyn(s, opts.Dictionary.Terms(s), wSynonym, false, to)
 		}
 	}
 	// SudachiDict's groups, below the hand-made dictionary: the same
@@ -323,7 +343,7 @@ func planRanked(q Query, opts SearchOptions) rankedPlan {
 				if w.Variant {
 					weight = wVariant
 				}
-				addSyn(w.Text, w.Terms, weight, to)
+				addSyn(w.Text, w.Terms, weight, true, to)
 			}
 		}
 	}
@@ -338,16 +358,10 @@ func planRanked(q Query, opts SearchOptions) rankedPlan {
 	for i, t := range p.terms {
 		w := p.weights[i]
 		kids := []query.Query{termQ(fieldBody, t, w*wBody), termQ(fieldHead, t, w*wHead)}
-		for j, s := range p.synOf[i] {
-			if j == maxSynonymTerms {
-				break
-			}
+		for _, s := range capped(p.synOf[i]) {
 			kids = append(kids, termQ(fieldBody, s.text, w*s.weight*wBody), termQ(fieldHead, s.text, w*s.weight*wHead))
 		}
-		for j, s := range p.phraseOf[i] {
-			if j == maxSynonymTerms {
-				break
-			}
+		for _, s := range capped(p.phraseOf[i]) {
 			kids = append(kids, gramsQ(fieldGram, s.text, w*s.weight*wBody), gramsQ(fieldHeadGram, s.text, w*s.weight*wHead))
 		}
 		if c := p.compound[i]; c != "" {

@@ -13,6 +13,10 @@ import (
 // lines that hold its words, at most.
 const contextLines = 2
 
+// windowLines bounds the lines a snippet's words may spread over: words
+// scattered over a whole file make a citation of none of them.
+const windowLines = 8
+
 // snippetOf cuts a snippet from lines from..to (1-based, inclusive): the
 // window of whole lines that holds the most distinct words (folded) within
 // maxChars characters, widened with up to contextLines neighbouring lines
@@ -55,7 +59,7 @@ func snippetOf(lines []string, from, to int, words []string, maxChars int, highl
 	for _, s := range hitLines {
 		var m uint64
 		c := -1
-		for e := s; e < n; e++ {
+		for e := s; e < n && e-s < windowLines; e++ {
 			c += chars[e] + 1
 			if c > maxChars && e > s {
 				break

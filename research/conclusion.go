@@ -87,7 +87,11 @@ func BuildConclusion(r *Report) Conclusion {
 	c := Conclusion{Points: []Point{}, Conflicts: []Conflict{}, Preferences: []Note{}, Currentness: []CurrentnessNote{}, Unverified: []Note{}, ToVerify: []Note{}}
 	q := question{asked: askedOf(r.Query)}
 	for _, w := range r.Local.Content {
-		q.words = append(q.words, []string{w})
+		// What a passage must hold to be about the question: not the
+		// year or 当時 of a historical question, nor a lone character.
+		if utf8.RuneCountInString(w) > 1 && !policy.Historical(w) {
+			q.words = append(q.words, []string{w})
+		}
 	}
 	for _, w := range r.Local.Synonyms {
 		// A synonym that holds a word of the question (上限額) adds none.
@@ -121,13 +125,14 @@ type question struct {
 }
 
 // about reports whether a folded passage is about the question: it holds
-// most of its content words, a synonym of them counting as one.
+// most of its content words, a synonym of them counting as one when it
+// holds one of the words itself.
 func (q question) about(f string) bool {
 	if len(q.words) == 0 {
 		return true
 	}
 	n := holding(f, q.words)
-	if n < len(q.words) && slices.ContainsFunc(q.synonyms, func(s string) bool { return strings.Contains(f, s) }) {
+	if n > 0 && n < len(q.words) && slices.ContainsFunc(q.synonyms, func(s string) bool { return strings.Contains(f, s) }) {
 		n++
 	}
 	return 2*n > len(q.words)

@@ -168,9 +168,9 @@ const maxConflicts = 12
 
 // findConflicts compares the facts of every pair of sources and resolves
 // each conflict found. Amounts and quantities conflict on the same point;
-// dates, editions and versions stated in the text only between documents
-// of one family and when the question asks for a date (two meeting
-// minutes of different days are no conflict). The conflicts about what
+// dates, editions and versions stated in the text only between editions
+// the preferences declare and when the question asks for a date (two
+// meeting minutes of different days are no conflict). The conflicts about what
 // the question asks for (its amount, its unit) come first.
 func findConflicts(srcs []source, historical bool, q question) []Conflict {
 	facts := make([][]fact, len(srcs))
@@ -191,6 +191,10 @@ func findConflicts(srcs []source, historical bool, q question) []Conflict {
 	for i := 0; i < len(srcs); i++ {
 		for j := i + 1; j < len(srcs); j++ {
 			rel := related(srcs[i], srcs[j])
+			// Editions of one document by the preferences; documents that
+			// are only alike in title (two meetings' minutes) state
+			// different dates without contradicting each other.
+			editions := srcs[i].local() && srcs[j].local() && (declared(srcs[i].hit, srcs[j].hit) || declared(srcs[j].hit, srcs[i].hit))
 			// Two editions of one document, declared in the preferences:
 			// their editions are a conflict of their own.
 			if a, b := srcs[i], srcs[j]; a.local() && b.local() && (declared(a.hit, b.hit) || declared(b.hit, a.hit)) {
@@ -218,7 +222,7 @@ func findConflicts(srcs []source, historical bool, q question) []Conflict {
 					if a.kind == FactQuantity && a.unit != b.unit {
 						continue
 					}
-					if (a.kind == FactDate || a.kind == FactEdition || a.kind == FactVersion) && (!rel || !q.asked.kinds[FactDate]) {
+					if (a.kind == FactDate || a.kind == FactEdition || a.kind == FactVersion) && (!editions || !q.asked.kinds[FactDate]) {
 						continue
 					}
 					// A source that states both values is not in conflict

@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 //go:generate go run ./internal/gen -out sudachi.tsv.gz -license SUDACHI-LICENSE
@@ -147,7 +148,7 @@ type Term struct {
 
 // Lookup finds the groups of the query's analyzed terms: at each place the
 // longest run of joined terms (up to four) that is a triggering word of
-// the query word's kind. Each match lists the group's other words, the
+// the query word's kind; a word of one character triggers nothing. Each match lists the group's other words, the
 // same lexeme first, each word once.
 func (t *Thesaurus) Lookup(terms []Term) []Match {
 	if t == nil {
@@ -171,6 +172,9 @@ func (t *Thesaurus) Lookup(terms []Term) []Match {
 		}
 		n, hits := 0, []int32(nil)
 		for k := span; k >= 1 && hits == nil; k-- {
+			if k == 1 && utf8.RuneCountInString(terms[i].Text) < 2 {
+				break // 日 is in too many groups as an abbreviation (日産)
+			}
 			for _, mi := range t.triggers[key(i, k)] {
 				if k > 1 || t.members[mi].predicate == terms[i].Predicate {
 					hits = append(hits, mi)

@@ -193,6 +193,12 @@ func writeText(out io.Writer, r *Result, tty bool) {
 	if tty {
 		open, closing = "\x1b[1;33m", "\x1b[0m"
 	}
+	switch {
+	case r.Policies.PreferenceIgnored:
+		fmt.Fprintln(out, PreferenceIgnoredLine)
+	case r.Policies.HistoricalQuestion:
+		fmt.Fprintln(out, HistoricalLine)
+	}
 	for i, m := range r.Matches {
 		where := ""
 		if i < len(r.Locations) && r.Locations[i].Label != "" {
