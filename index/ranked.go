@@ -477,16 +477,20 @@ func (ix *Index) ranked(ctx context.Context, q Query, opts SearchOptions) (*Resu
 		}
 		res.Matches = append(res.Matches, m)
 	}
-	// Preferred documents: whether their own text holds every query
-	// word, and those below the limit that do, with their best passage.
+	// Whether each match's own text holds the query's content words (the
+	// policies promote, order editions and set aside abolished rules by
+	// it), then the preferred documents below the limit that do, with
+	// their best passage.
+	paths := make([]string, len(res.Matches))
+	for i, m := range res.Matches {
+		paths[i] = m.Path
+	}
+	own, err := ix.holdTerms(ctx, paths, p.content)
+	if err != nil {
+		return nil, err
+	}
 	for i := range res.Matches {
-		if slices.Contains(opts.Preferred, res.Matches[i].Path) {
-			own, err := ix.hasTerms(ctx, res.Matches[i].Path, p.content)
-			if err != nil {
-				return nil, err
-			}
-			res.Matches[i].OwnMatch = own
-		}
+		res.Matches[i].OwnMatch = own[res.Matches[i].Path]
 	}
 	for _, pref := range opts.Preferred {
 		if slices.ContainsFunc(res.Matches, func(m Match) bool { return m.Path == pref }) || !opts.inScope(pref) {
@@ -531,6 +535,58 @@ func (ix *Index) ranked(ctx context.Context, q Query, opts SearchOptions) (*Resu
 		res.Matches = append(res.Matches, m)
 	}
 	return res, nil
+}
+
+// holdTerms reports, for each of the documents, whether it has every term
+// in its own analyzed text (body or head), each in some passage: one
+// search per term over the documents, a document at a time only when a
+// term's passages are too many to list.
+func (ix *Index) holdTerms(ctx context.Context, docs, terms []string) (map[string]bool, error) {
+	out := make(map[string]bool, len(docs))
+	if len(terms) == 0 || len(docs) == 0 {
+		return out, nil
+	}
+	left := slices.Clone(docs)
+	for _, t := range terms {
+		var ps []query.Query
+		for _, d := range left {
+			pq := bleve.NewTermQuery(d)
+			pq.SetField(fieldPath)
+			ps = append(ps, pq)
+		}
+		q := bleve.NewConjunctionQuery(bleve.NewDisjunctionQuery(ps...), bleve.NewDisjunctionQuery(termQ(fieldBody, t, 1), termQ(fieldHead, t, 1)))
+		req := ix.searchRequest(q, 50*len(left)+100, false)
+		req.Score = "none"
+		sr, err := ix.b.SearchInContext(ctx, req)
+		if err != nil {
+			return nil, fmt.Errorf("search: %w", err)
+		}
+		found := map[string]bool{}
+		for _, h := range sr.Hits {
+			if pth, _, _, ok := parsePassageID(h.ID); ok {
+				found[pth] = true
+			}
+		}
+		var next []string
+		for _, d := range left {
+			has := found[d]
+			if !has && uint64(len(sr.Hits)) < sr.Total {
+				if has, err = ix.hasTerms(ctx, d, []string{t}); err != nil {
+					return nil, err
+				}
+			}
+			if has {
+				next = append(next, d)
+			}
+		}
+		if left = next; len(left) == 0 {
+			break
+		}
+	}
+	for _, d := range left {
+		out[d] = true
+	}
+	return out, nil
 }
 
 // hasTerms reports whether a document has every term in its own analyzed

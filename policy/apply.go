@@ -174,7 +174,33 @@ func Apply(cands []Candidate, corpus *Corpus, prefs *Preferences, cur *Currentne
 	if opts.keepsOrder() {
 		return out
 	}
-	return newestNext(promotedFirst(out))
+	return abolishedLast(newestNext(promotedFirst(out)))
+}
+
+// abolishedLast moves a document whose own text says it was abolished
+// (廃止 平成27年3月31日) down to just below the last document ranked under
+// it that is in force and holds the query's content words too: a
+// question that names no year wants the rule in force; a word only the
+// abolished rule has still finds it first.
+func abolishedLast(out []Annotated) []Annotated {
+	for i := len(out) - 1; i >= 0; i-- {
+		a := out[i]
+		if _, ok := edition.AbolishedAt(a.Editions); !ok || a.Promoted {
+			continue
+		}
+		last := -1
+		for j := i + 1; j < len(out); j++ {
+			if _, dead := edition.AbolishedAt(out[j].Editions); out[j].OwnMatch && !dead {
+				last = j
+			}
+		}
+		if last < 0 {
+			continue
+		}
+		copy(out[i:last], out[i+1:last+1])
+		out[last] = a
+	}
+	return out
 }
 
 // promotedFirst is a stable partition: promoted first, each part in

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"lwr/analyzer"
+	"lwr/analyzer/edition"
 	"lwr/policy"
 	"lwr/research/report"
 	"lwr/web"
@@ -311,7 +312,9 @@ func mainPoint(s source, q question) (Point, int) {
 	if s.hit.Ext.Preferred != nil {
 		p.Labels = append(p.Labels, "優先資料")
 	}
-	if superseded(s.hit) {
+	if at, ok := edition.AbolishedAt(s.hit.Match.Editions); ok {
+		p.Labels = append(p.Labels, "廃止("+at+")")
+	} else if superseded(s.hit) {
 		p.Labels = append(p.Labels, "旧版")
 	}
 	for _, rec := range s.hit.Ext.Currentness {

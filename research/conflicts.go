@@ -114,6 +114,9 @@ func declared(a, b *Hit) bool {
 }
 
 func superseded(h *Hit) bool {
+	if _, ok := edition.AbolishedAt(h.Match.Editions); ok {
+		return true // 廃止: no longer in force
+	}
 	for _, r := range h.Ext.Relations {
 		if r.Kind == policy.SupersededBy {
 			return true

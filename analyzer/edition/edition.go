@@ -35,10 +35,11 @@ const (
 	Issued           // 発行/公表 with a date, or 2025年4月版
 	Created          // 作成 with a date
 	Date             // a date without a marker, in the head
+	Abolished        // 廃止 with a date: the rule is no longer in force
 )
 
-var kindNames = [...]string{"unknown", "fiscal_year", "year", "edition", "version", "revised", "effective", "enacted", "issued", "created", "date"}
-var kindLabels = [...]string{"不明", "年度", "年版", "版", "バージョン", "改訂", "施行", "制定", "発行", "作成", "日付"}
+var kindNames = [...]string{"unknown", "fiscal_year", "year", "edition", "version", "revised", "effective", "enacted", "issued", "created", "date", "abolished"}
+var kindLabels = [...]string{"不明", "年度", "年版", "版", "バージョン", "改訂", "施行", "制定", "発行", "作成", "日付", "廃止"}
 
 // String returns the kind's identifier, as used in JSON: "fiscal_year",
 // "edition", "revised", ….
@@ -130,10 +131,15 @@ func Find(text string) []Edition {
 		}
 		self := cover || history || (strings.Contains(line, "この") && selfRe.MatchString(line))
 		for _, e := range lineEditions(line, head) {
-			if e.Kind == FiscalYear && !strings.HasSuffix(e.Raw, "版") && !title && !history {
+			switch {
+			case e.Kind == FiscalYear && !strings.HasSuffix(e.Raw, "版") && !title && !history:
 				// 「令和7年度から…」 in prose is a time, not the edition.
 				e.Self = false
-			} else {
+			case e.Kind == Abolished:
+				// Only the cover says the document itself was abolished
+				// (廃止 平成27年3月31日); 附則 abolish other rules.
+				e.Self = cover || strings.Contains(line, "この") && selfRe.MatchString(line)
+			default:
 				e.Self = self
 			}
 			k := [2]string{e.Kind.String(), e.Value}
@@ -218,7 +224,7 @@ func mayHoldMarker(line string) bool {
 // isMarkerStart reports whether r (folded) can start a marker word.
 func isMarkerStart(r rune) bool {
 	switch r {
-	case '版', '改', '更', '施', '発', '適', '制', '公', '作', '最', 'l', 'u', 'r', 'm', 'e', 'p', 'i', 'c':
+	case '版', '改', '更', '施', '発', '適', '制', '公', '作', '最', '廃', 'l', 'u', 'r', 'm', 'e', 'p', 'i', 'c', 'a':
 		return true
 	}
 	return false

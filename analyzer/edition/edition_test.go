@@ -244,3 +244,19 @@ func BenchmarkFind(b *testing.B) {
 		Find(text)
 	}
 }
+
+func TestAbolished(t *testing.T) {
+	text := "旧 文書保存規程\n\n制定　平成14年4月1日\n改正　平成23年10月1日\n廃止　平成27年3月31日（現行の文書管理規程に統合）\n\n第1条（目的）\n"
+	eds := Find(text)
+	at, ok := AbolishedAt(eds)
+	if !ok || at != "2015-03-31" {
+		t.Fatalf("AbolishedAt = %q, %v; editions %+v", at, ok, eds)
+	}
+	if got := Label(eds); got != "改訂2011-10-01 廃止2015-03-31" {
+		t.Errorf("Label = %q", got)
+	}
+	// A rule that mentions abolishing something else is not abolished.
+	if _, ok := AbolishedAt(Find("# 旅費規程\n\n改定 2025年7月1日\n\n## 附則\n日当の定額制は2024年3月31日に廃止した。\n")); ok {
+		t.Error("a mention of an abolished allowance made the rule abolished")
+	}
+}

@@ -4,6 +4,19 @@ import (
 	"strings"
 )
 
+// AbolishedAt returns the date the document's own text says it was
+// abolished (廃止 2015-03-31), if it says so.
+func AbolishedAt(eds []Edition) (string, bool) {
+	var self []Edition
+	for _, e := range eds {
+		if e.Self {
+			self = append(self, e)
+		}
+	}
+	e, ok := latest(self, Abolished)
+	return e.Value, ok
+}
+
 // Label returns the label that stands for a document's edition in
 // one line, from the editions stated about the document itself (Self):
 // the fiscal year or year edition (the first found), the highest edition
@@ -38,6 +51,9 @@ func Label(eds []Edition) string {
 	if e, ok := latest(eds, Revised, Effective); ok {
 		parts = append(parts, e.Kind.Label()+e.Value)
 	} else if e, ok := latest(eds, Enacted, Issued, Created); ok {
+		parts = append(parts, e.Kind.Label()+e.Value)
+	}
+	if e, ok := latest(eds, Abolished); ok {
 		parts = append(parts, e.Kind.Label()+e.Value)
 	}
 	if len(parts) == 0 {

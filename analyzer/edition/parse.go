@@ -62,6 +62,7 @@ var markers = []struct {
 	{"制定日", Enacted}, {"制定", Enacted},
 	{"発行日", Issued}, {"発行", Issued}, {"公表日", Issued}, {"公表", Issued},
 	{"作成日", Created}, {"作成", Created},
+	{"廃止日", Abolished}, {"廃止", Abolished}, {"abolished", Abolished},
 }
 
 // span is a match in the folded line.

@@ -15,7 +15,7 @@ import (
 // textTypes are the types that marshal as a string of a fixed set (their
 // Go kind is an integer, which schema inference would declare).
 var textTypes = map[reflect.Type]*jsonschema.Schema{
-	reflect.TypeFor[edition.Kind](): {Type: "string", Enum: []any{"unknown", "fiscal_year", "year", "edition", "version", "revised", "effective", "enacted", "issued", "created", "date"},
+	reflect.TypeFor[edition.Kind](): {Type: "string", Enum: []any{"unknown", "fiscal_year", "year", "edition", "version", "revised", "effective", "enacted", "issued", "created", "date", "abolished"},
 		Description: "what the statement is: a fiscal year (2024年度), an edition (第3版), a version (v1.2), a revision, effective, enactment, issue or creation date, or a date"},
 	reflect.TypeFor[policy.RelationKind](): {Type: "string", Enum: []any{"superseded_by", "supersedes", "possibly_related"},
 		Description: "superseded_by: a preferred document supersedes this one (旧版); supersedes: this preferred one supersedes the other; possibly_related: titles equal but for years or editions (関連の可能性)"},

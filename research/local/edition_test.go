@@ -108,3 +108,37 @@ func TestSnippetsAreNarrow(t *testing.T) {
 		}
 	}
 }
+
+// The newest of an undeclared family (equal titles but for the year)
+// comes next to an older one that ranks above it; an abolished rule goes
+// below the rules in force that answer too, but a word only it has still
+// finds it first.
+func TestNewestNextAndAbolishedLast(t *testing.T) {
+	root := researchtest.WriteTree(t, map[string]string{
+		"研修/2024/経費の手引.md": "# 経費の手引\n\n2024年度版\n\n交通費の精算は翌月末まで。交通費の精算は領収書を添える。交通費の精算は課長が承認する。交通費の精算の例。\n",
+		"メモ/交通費メモ.md":     "# メモ\n\n交通費の精算について質問があった。交通費の精算の期限を確認した。\n",
+		"研修/2025/経費の手引.md": "# 経費の手引\n\n2025年度版\n\n## 交通\n\n交通の手段は問わない。\n\n" + strings.Repeat("旅費の規定は別にある。\n", 30) + "\n## 締め\n\n精算は翌月10日まで。\n",
+		"規程/旧経費規程.md":      "# 旧経費規程\n\n制定 2001年4月1日\n廃止 2015年3月31日\n\n交通費の精算は毎月。交通費の精算は現金で行う。交通費の精算は書庫搬出簿に記す。交通費の精算は精算。\n",
+	})
+	s := NewSession(Options{Index: index.Options{Root: root, Dir: configtest.TempDir(t)}, AutoBuild: &AutoBuild{}})
+	defer s.Close()
+	pure, _ := searchPaths(t, s, "交通費の精算", true)
+	got, _ := searchPaths(t, s, "交通費の精算", false)
+	at := func(ps []string, p string) int { return slices.Index(ps, p) }
+	const old, newer, dead = "研修/2024/経費の手引.md", "研修/2025/経費の手引.md", "規程/旧経費規程.md"
+	if at(pure, newer) <= at(pure, old)+1 {
+		t.Fatalf("the test needs the newer edition ranked well below the old one by relevance: %v", pure)
+	}
+	if at(got, newer) != at(got, old)+1 {
+		t.Errorf("the newest edition is not next to the old one: %v (relevance %v)", got, pure)
+	}
+	if at(pure, dead) == len(pure)-1 {
+		t.Fatalf("the test needs the abolished rule above others by relevance: %v", pure)
+	}
+	if at(got, dead) != len(got)-1 {
+		t.Errorf("the abolished rule is not below the rules in force: %v", got)
+	}
+	if only, _ := searchPaths(t, s, "書庫搬出簿", false); len(only) == 0 || only[0] != dead {
+		t.Errorf("a word only the abolished rule has: %v", only)
+	}
+}
