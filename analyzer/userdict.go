@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -120,7 +121,6 @@ func parseUserDict(data []byte) (dict.UserDictRecords, string, error) {
 		}
 		seen[word] = true
 		recs = append(recs, dict.UserDicRecord{Text: word, Tokens: []string{word}, Yomi: []string{reading}, Pos: "名詞,固有名詞"})
-		fmt.Fprintf(sum, "%s\n", word)
 		if len(recs) > maxUserWords {
 			return nil, "", fmt.Errorf("more than %d words", maxUserWords)
 		}
@@ -130,6 +130,16 @@ func parseUserDict(data []byte) (dict.UserDictRecords, string, error) {
 	}
 	if len(recs) == 0 {
 		return nil, "", errors.New("it lists no word (one word a line)")
+	}
+	// The id is of the set of words: their order does not change the
+	// analysis.
+	words := make([]string, len(recs))
+	for i, r := range recs {
+		words[i] = r.Text
+	}
+	slices.Sort(words)
+	for _, w := range words {
+		fmt.Fprintf(sum, "%s\n", w)
 	}
 	return recs, hex.EncodeToString(sum.Sum(nil))[:16], nil
 }

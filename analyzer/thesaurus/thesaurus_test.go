@@ -68,6 +68,10 @@ func TestLookup(t *testing.T) {
 			}
 		}
 	}
+	// A word of one character triggers nothing (日 is 日産 in a group).
+	if _, ms := lookup(t, "給料日"); len(ms) != 1 || ms[0].From != 0 || ms[0].To != 1 {
+		t.Errorf("給料日: %+v", ms)
+	}
 	// The same lexeme comes first.
 	_, ms := lookup(t, "スマホ")
 	if len(ms) != 1 || !ms[0].Words[0].Variant {

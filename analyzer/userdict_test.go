@@ -1,0 +1,34 @@
+package analyzer
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestParseUserDict(t *testing.T) {
+	recs, id, err := parseUserDict([]byte("\ufeff# 社内用語\r\n新規事業推進室,シンキジギョウスイシンシツ\r\n\r\nＡＢＣ推進課\n新規事業推進室\n"))
+	if err != nil || len(recs) != 2 || id == "" {
+		t.Fatalf("recs %+v, id %q, err %v", recs, id, err)
+	}
+	if recs[1].Text != "abc推進課" { // folded as the text is before it is cut
+		t.Errorf("not folded: %q", recs[1].Text)
+	}
+	_, id2, _ := parseUserDict([]byte("ＡＢＣ推進課\n新規事業推進室\n"))
+	if id2 != id {
+		t.Errorf("the same words give another id: %s, %s", id, id2)
+	}
+	for body, want := range map[string]string{
+		"新規 事業\n":                    "no spaces",
+		"新規事業推進室,a,b,c\n":            "one comma at most",
+		",よみ\n":                       "no word before the comma",
+		"# only comments\n":             "lists no word",
+		"\x93\xfa\x96\x7b\n":            "not UTF-8",
+		strings.Repeat("あ", 41) + "\n": "more than 40 characters",
+		strings.Repeat("x", 70<<10):     "more than 64 KB",
+		strings.Repeat("語\n", 5<<20):   "at most",
+	} {
+		if _, _, err := parseUserDict([]byte(body)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%.20q: %v, want %q", body, err, want)
+		}
+	}
+}
