@@ -18,13 +18,13 @@ func TestParseUserDict(t *testing.T) {
 		t.Errorf("the same words give another id: %s, %s", id, id2)
 	}
 	for body, want := range map[string]string{
-		"新規 事業\n":                    "no spaces",
-		"新規事業推進室,a,b,c\n":            "one comma at most",
-		",よみ\n":                       "no word before the comma",
-		"# only comments\n":             "lists no word",
-		"\x93\xfa\x96\x7b\n":            "not UTF-8",
+		"新規 事業\n":                      "no spaces",
+		"新規事業推進室,a,b,c\n":              "one comma at most",
+		",よみ\n":                        "no word before the comma",
+		"# only comments\n":            "lists no word",
+		"\x93\xfa\x96\x7b\n":           "not UTF-8",
 		strings.Repeat("あ", 41) + "\n": "more than 40 characters",
-		strings.Repeat("x", 70<<10):     "more than 64 KB",
+		strings.Repeat("x", 70<<10):    "more than 64 KB",
 		strings.Repeat("語\n", 5<<20):   "at most",
 	} {
 		if _, _, err := parseUserDict([]byte(body)); err == nil || !strings.Contains(err.Error(), want) {
