@@ -90,3 +90,18 @@ func TestGrepContext(t *testing.T) {
 		t.Errorf("got:\n%s\nwant:\n%s", out, want)
 	}
 }
+
+func TestGroupingHint(t *testing.T) {
+	for words, want := range map[string]string{
+		"14000円": "14,000", "5000": "5,000", "1234567": "1,234,567", "2026年": "", "0120": "", "12": "",
+	} {
+		r := &Result{Result: &index.Result{Mode: index.FullText, Terms: []string{words}}}
+		got := groupingHint(r)
+		if want == "" && got != "" || want != "" && !strings.Contains(got, " as "+want+";") {
+			t.Errorf("%s: %q, want %q", words, got, want)
+		}
+	}
+	if groupingHint(&Result{Result: &index.Result{Mode: index.Ranked, Terms: []string{"14000"}}}) != "" {
+		t.Error("a hint for a ranked search")
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 
@@ -186,6 +187,9 @@ func writeText(out io.Writer, r *Result, tty bool) {
 			fmt.Fprintln(out, "no searchable words in the query (particles, symbols and stop words are not indexed)")
 		} else {
 			fmt.Fprintf(out, "no matches in %d indexed files of %s\n", r.Scanned, r.Root)
+			if h := groupingHint(r); h != "" {
+				fmt.Fprintln(out, h)
+			}
 		}
 		return
 	}
@@ -232,4 +236,35 @@ func writeText(out io.Writer, r *Result, tty bool) {
 		fmt.Fprintln(out)
 	}
 	fmt.Fprintf(out, "%d of %d files shown (%s, %d indexed, %s)\n", len(r.Matches), r.Total, r.Mode, r.Scanned, r.Took.Round(time.Millisecond))
+}
+
+// bareNumber is a number of four or more digits without separators.
+var bareNumber = regexp.MustCompile(`[0-9]{4,}`)
+
+// groupingHint suggests the written form of a large number when a
+// full-text search found nothing: documents write 14,000円, and full-text
+// matches literally.
+func groupingHint(r *Result) string {
+	if r.Mode != index.FullText {
+		return ""
+	}
+	for _, w := range r.Terms {
+		m := bareNumber.FindString(w)
+		if year := len(m) == 4 && (m[:2] == "19" || m[:2] == "20"); m != "" && m[0] != '0' && len(m) <= 12 && !year {
+			return fmt.Sprintf("full-text matches words as written: documents often write %s as %s; search that too", m, groupDigits(m))
+		}
+	}
+	return ""
+}
+
+// groupDigits writes 14000 as 14,000.
+func groupDigits(d string) string {
+	var b strings.Builder
+	for i, c := range d {
+		if i > 0 && (len(d)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
 }
