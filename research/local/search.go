@@ -230,6 +230,8 @@ func run(ctx context.Context, ix *index.Index, corpus *policy.Corpus, pols polic
 	out.Message = summary(res)
 	if len(ann) > 0 {
 		out.Message += "\n" + messages(ann, popts)
+	} else if h := groupingHint(out); h != "" {
+		out.Message += "\n" + h
 	}
 	return out, nil
 }
