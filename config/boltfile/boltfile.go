@@ -45,14 +45,19 @@ const retry = 50 * time.Millisecond
 // bbolt's own consistency check finds. A lock held by another process for
 // longer than opts.Timeout gives bbolt's ErrTimeout.
 func Open(p string, mode os.FileMode, opts bolt.Options, full bool) (*bolt.DB, error) {
-	if err := checkFreelist(p, !opts.ReadOnly, opts.Timeout); err != nil {
-		return nil, err
-	}
-	var file *os.File
 	open := opts.OpenFile
 	if open == nil {
 		open = os.OpenFile
 	}
+	start := time.Now()
+	if err := checkFreelist(p, open, !opts.ReadOnly, opts.Timeout); err != nil {
+		return nil, err
+	}
+	if opts.Timeout > 0 {
+		// One wait in all: what the second look waited is not waited again.
+		opts.Timeout = max(opts.Timeout-time.Since(start), retry)
+	}
+	var file *os.File
 	opts.OpenFile = func(name string, flag int, perm os.FileMode) (*os.File, error) {
 		f, err := open(name, flag, perm)
 		file = f
@@ -97,10 +102,16 @@ func Check(db *bolt.DB, p string, full bool) error {
 			if !full {
 				return nil
 			}
+			// Read the channel to its end: bbolt's checker goes on
+			// walking pages in its own goroutine, and a file closed
+			// under it would fault there, outside any guard.
+			var first error
 			for err := range tx.Check() {
-				return damaged(err)
+				if first == nil {
+					first = damaged(err)
+				}
 			}
-			return nil
+			return first
 		})
 	})
 }
@@ -126,8 +137,8 @@ func Guard(f func() error) (err error) {
 // Another process may be writing the file meanwhile, so a first look that
 // finds fault is taken again holding the file's lock, as bbolt takes it
 // (exclusive for a writer), before the file is called damaged.
-func checkFreelist(p string, exclusive bool, timeout time.Duration) error {
-	f, err := os.Open(p)
+func checkFreelist(p string, open func(string, int, os.FileMode) (*os.File, error), exclusive bool, timeout time.Duration) error {
+	f, err := open(p, os.O_RDONLY, 0)
 	if err != nil {
 		return nil // bbolt creates it or says why it cannot
 	}

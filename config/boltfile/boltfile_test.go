@@ -1,10 +1,13 @@
 package boltfile_test
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -115,5 +118,45 @@ func TestGuard(t *testing.T) {
 	want := errors.New("plain")
 	if err := boltfile.Guard(func() error { return want }); err != want {
 		t.Fatalf("Guard changed an error: %v", err)
+	}
+}
+
+// bbolt's consistency check runs in a goroutine of its own and reports
+// on an unbuffered channel: Check reads all it reports, so that no
+// checker is left blocked (or walking a file that is then closed: a fault
+// there is fatal). A freelist that lists no page leaves every free page
+// "unreachable unfreed": one error each.
+func TestCheckLeavesNoChecker(t *testing.T) {
+	p := sound(t)
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps := int64(binary.LittleEndian.Uint32(b[16+8:]))
+	f, err := os.OpenFile(p, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []int64{0, ps} { // both meta pages' freelists
+		fl := int64(binary.LittleEndian.Uint64(b[m+16+32:]))
+		if _, err := f.WriteAt([]byte{0, 0}, fl*ps+10); err != nil { // the page's count
+			t.Fatal(err)
+		}
+	}
+	f.Close()
+	before := runtime.NumGoroutine()
+	for range 20 {
+		db, err := boltfile.Open(p, 0o600, bolt.Options{ReadOnly: true, Timeout: time.Second}, true)
+		if err == nil {
+			db.Close()
+			t.Fatal("opened a file whose freelist lists no page")
+		}
+		if !strings.Contains(err.Error(), "unreachable") {
+			t.Fatalf("%v; want bbolt's unreachable pages", err)
+		}
+	}
+	time.Sleep(50 * time.Millisecond)
+	if after := runtime.NumGoroutine(); after > before+2 {
+		t.Errorf("%d goroutines before 20 opens, %d after", before, after)
 	}
 }

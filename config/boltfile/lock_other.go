@@ -1,4 +1,4 @@
-//go:build !(darwin || dragonfly || freebsd || illumos || linux || netbsd || openbsd || windows)
+//go:build !(darwin || dragonfly || freebsd || (linux && !android) || netbsd || openbsd || windows)
 
 package boltfile
 
@@ -7,7 +7,8 @@ import (
 	"os"
 )
 
-// tryLock: no lock is known here, so the second look is taken unlocked.
+// tryLock: bbolt locks with fcntl here (android, illumos, solaris, aix)
+// or not at all; no lock is taken, so the second look is unlocked.
 func tryLock(*os.File, bool) (bool, error) { return false, errors.ErrUnsupported }
 
 func unlock(*os.File) error { return nil }
