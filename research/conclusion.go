@@ -111,7 +111,7 @@ func BuildConclusion(r *Report) Conclusion {
 			weighed = append(weighed, s)
 		}
 	}
-	c.Conflicts = findConflicts(weighed, r.IgnorePreference, q)
+	c.Conflicts = findConflicts(weighed, r.IgnorePreference || r.Historical, q)
 	notes(&c, srcs, r)
 	c.Resolution = resolution(c.Conflicts)
 	c.ForceReview = forceReview(&c, srcs)

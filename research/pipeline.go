@@ -165,7 +165,7 @@ func Research(ctx context.Context, opts Options) (*Report, Timings, error) {
 
 	// Phase A: preflight.
 	r := &Report{Query: strings.TrimSpace(opts.Query), Timestamp: opts.Timestamp, SchemaVersion: report.SchemaVersion10,
-		IgnorePreference: opts.IgnorePreference || policy.Historical(opts.Query)}
+		IgnorePreference: opts.IgnorePreference, Historical: policy.Historical(opts.Query)}
 	if opts.Model != "" {
 		r.SchemaVersion, r.Model = report.SchemaVersion11, opts.Model
 	}
@@ -491,7 +491,7 @@ func deepDrill(ctx context.Context, opts Options, r *Report) {
 	for _, c := range cands {
 		check.Words = append(check.Words, index.Word{Text: c})
 	}
-	found, err := opts.Local.Search(ctx, local.Request{Query: check, Mode: index.Ranked, Limit: 10, MaxChars: 200, NoHighlights: true, IgnorePreference: opts.IgnorePreference})
+	found, err := opts.Local.Search(ctx, local.Request{Query: check, Mode: index.Ranked, Limit: 10, MaxChars: 200, NoHighlights: true, IgnorePreference: opts.IgnorePreference || r.Historical})
 	if err != nil {
 		r.Deep.Status, r.Deep.Error = report.StatusError, err.Error()
 		return
@@ -529,7 +529,7 @@ func deepDrill(ctx context.Context, opts Options, r *Report) {
 	for _, k := range r.Deep.Keywords {
 		dq.Words = append(dq.Words, index.Word{Text: k})
 	}
-	l, err := opts.Local.Search(ctx, local.Request{Query: dq, Mode: index.Ranked, Limit: opts.DeepLimit.Files, MaxChars: opts.DeepLimit.Chars, Exclude: exclude, IgnorePreference: opts.IgnorePreference})
+	l, err := opts.Local.Search(ctx, local.Request{Query: dq, Mode: index.Ranked, Limit: opts.DeepLimit.Files, MaxChars: opts.DeepLimit.Chars, Exclude: exclude, IgnorePreference: opts.IgnorePreference || r.Historical})
 	if err != nil {
 		r.Deep.Status, r.Deep.Error = report.StatusError, err.Error()
 		return

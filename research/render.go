@@ -44,8 +44,11 @@ func Render(r *Report) ([]byte, error) {
 	fmt.Fprintf(&b, "- 資料ルート: %s\n", report.Text(filepath.ToSlash(r.SourceRoot)))
 	fmt.Fprintf(&b, "- クエリ理解: %s\n", understandingLine(r.Understanding))
 	fmt.Fprintf(&b, "- 検索状況: ローカル %s / Web %s / 深堀り %s\n", r.Local.Status, r.Web.Status, r.Deep.Status)
-	if r.IgnorePreference {
+	switch {
+	case r.IgnorePreference:
 		fmt.Fprintf(&b, "- %s（過去時点・旧版の質問: 旧値は当時の値としてのみ引用）\n", local.PreferenceIgnoredLine)
+	case r.Historical:
+		fmt.Fprintf(&b, "- %s（旧値は当時の値としてのみ引用）\n", local.HistoricalLine)
 	}
 	b.WriteString("\n")
 

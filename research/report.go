@@ -108,4 +108,8 @@ type Report struct {
 	// IgnorePreference: the question is about a past time or an old
 	// edition; old values are quoted as values of their time only.
 	IgnorePreference bool
+	// Historical: the question names a year or an old edition
+	// (policy.Historical); old values are quoted as values of their time,
+	// and the deep-drill searches keep relevance order too.
+	Historical bool
 }
