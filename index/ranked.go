@@ -471,7 +471,6 @@ func (ix *Index) ranked(ctx context.Context, q Query, opts SearchOptions) (*Resu
 			continue
 		}
 		m.Score = c.score
-		m.PassageStart, m.PassageEnd = c.start, c.end
 		if opts.Explain {
 			m.Explain = explain(c.expl)
 		}
@@ -527,7 +526,6 @@ func (ix *Index) ranked(ctx context.Context, q Query, opts SearchOptions) (*Resu
 		// It ranked below every match above: keep it there until the
 		// preferences move it.
 		m.Score = min(h.Score, lowest(res.Matches))
-		m.PassageStart, m.PassageEnd = s, e
 		m.OwnMatch = true
 		if opts.Explain {
 			m.Explain = explain(h.Expl)
@@ -656,6 +654,7 @@ func (ix *Index) snippet(rel string, start, end int, p rankedPlan, opts SearchOp
 	m.SHA256 = cur.sum
 	m.Locator = cur.locator(m.StartLine, m.EndLine, literals)
 	m.Passage = strings.Join(lines[start-1:end], "\n")
+	m.PassageStart, m.PassageEnd = start, end // the lines Passage is, also when the file changed
 	ix.describe(&m, text)
 	return m, true, nil
 }
