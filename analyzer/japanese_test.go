@@ -243,6 +243,10 @@ func TestSynonymEntriesMatchInflections(t *testing.T) {
 		{"有休を取りたい", "有給休暇", true},
 		{"届け日はいつですか", "納期", true},
 		{"電源を安全に切る", "シャットダウン", false},
+		// A potential form stands for its verb: 休めますか is 休む.
+		{"子どもが熱を出したとき休めますか", "休暇", true},
+		{"パソコンを家に持って帰れる?", "持出", true}, // 持って帰る
+		{"会社を辞められる", "退職", true},       // 辞める + られる
 	}
 	for _, tt := range tests {
 		if got := slices.Contains(s.Expand(tt.query), tt.syn); got != tt.want {

@@ -276,9 +276,15 @@ func (s *Synonyms) Entries(query string) []Entry {
 	}
 	starts, ends := map[int]bool{}, map[int]bool{}
 	toks := Default().Tokens(query)
-	for _, t := range toks {
+	// A potential form (休める) also stands for its verb (休む).
+	bases := make([]string, len(toks))
+	for i, t := range toks {
 		starts[t.Start], ends[t.End] = true, true
+		if b, ok := PotentialBase(t.Term); ok && t.POS == "動詞,自立" {
+			bases[i] = b
+		}
 	}
+	is := func(i int, term string) bool { return toks[i].Term == term || bases[i] == term }
 	// Words found by their base forms: group → members and their spans.
 	type span struct{ member, start, end int }
 	inflected := map[int][]span{}
@@ -296,12 +302,12 @@ func (s *Synonyms) Entries(query string) []Entry {
 			}
 		starts:
 			for i, t := range toks {
-				if t.Kind != KindJapanese || t.Term != terms[0] || i+len(terms) > len(toks) {
+				if t.Kind != KindJapanese || !is(i, terms[0]) || i+len(terms) > len(toks) {
 					continue
 				}
 				for j, term := range terms[1:] {
 					// Side by side: at most a dropped particle between.
-					if n := toks[i+1+j]; n.Kind != KindJapanese || n.Term != term || n.Position-toks[i+j].Position > 2 {
+					if n := toks[i+1+j]; n.Kind != KindJapanese || !is(i+1+j, term) || n.Position-toks[i+j].Position > 2 {
 						continue starts
 					}
 				}

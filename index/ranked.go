@@ -63,11 +63,16 @@ func termWeight(t analyzer.Token) float64 {
 		return wVerb
 	case t.POS == "名詞,サ変接続":
 		return wVerbalNoun
-	case isAffix(t):
+	case isAffix(t), frameWords[t.Term]:
 		return wAffix
 	}
 	return 1
 }
+
+// frameWords are nouns that frame a question (計算の方法, 休める場合,
+// 持ち帰っても大丈夫) rather than name its topic: weighed as an affix and
+// not content words.
+var frameWords = map[string]bool{"方法": true, "やり方": true, "仕方": true, "場合": true, "際": true, "仕組み": true, "大丈夫": true, "可能": true}
 
 // isAffix reports a suffix or prefix morpheme (代 in 残業代, 非 in 非表示).
 func isAffix(t analyzer.Token) bool {
@@ -96,7 +101,7 @@ func isContent(t analyzer.Token) bool {
 	if t.Kind == analyzer.KindLatin {
 		return true
 	}
-	return strings.HasPrefix(t.POS, "名詞") && !isAffix(t) && t.POS != "名詞,代名詞"
+	return strings.HasPrefix(t.POS, "名詞") && !isAffix(t) && !frameWords[t.Term] && t.POS != "名詞,代名詞"
 }
 
 func hasKatakana(s string) bool {
@@ -218,7 +223,15 @@ func planRanked(q Query, opts SearchOptions) rankedPlan {
 	}
 	toks := a.Tokens(text)
 	var spans []string
+	// The verbs a potential form (休める) is made from (休む), by term.
+	potential := map[string]string{}
 	for i, t := range toks {
+		if base, ok := analyzer.PotentialBase(t.Term); ok && t.POS == "動詞,自立" {
+			if analyzer.IsStopWord(base) {
+				continue
+			}
+			potential[t.Term] = base
+		}
 		if !seen[t.Term] {
 			seen[t.Term] = true
 			p.terms = append(p.terms, t.Term)
@@ -263,6 +276,13 @@ func planRanked(q Query, opts SearchOptions) rankedPlan {
 	termIndex := map[string]int{}
 	for i, t := range p.terms {
 		termIndex[t] = i
+	}
+	for i, t := range p.terms {
+		if base, ok := potential[t]; ok && !hasAlt(p.synOf[i], base) {
+			if _, own := termIndex[base]; !own {
+				p.synOf[i] = append(p.synOf[i], alt{text: base, weight: wVariant})
+			}
+		}
 	}
 	shown := map[string]bool{}
 	addSyn := func(s string, terms []string, weight float64, thes bool, to []int) {
