@@ -19,12 +19,13 @@ func rulesRoot(t *testing.T) string {
 	return filepath.Join(researchtest.Repo(), "testdata", "rules")
 }
 
-// The conclusion leads with the answer: for three questions over the
-// sample and the rules folder, the first 要点 is the line that states the
+// The conclusion leads with the answer: for questions over the sample
+// and the rules folders, the first 要点 is the line that states the
 // asked value, filler is left out, and conflicts are only between
 // editions of one document, the asked quantity first.
 func TestConclusionLeadsWithTheAnswer(t *testing.T) {
 	sample := researchtest.Sample(t)
+	rulesbRoot := filepath.Join(researchtest.Repo(), "testdata", "rulesb")
 	for _, tc := range []struct {
 		name, root, query string
 		first, firstText  string // the first point's source and a text it holds
@@ -36,6 +37,10 @@ func TestConclusionLeadsWithTheAnswer(t *testing.T) {
 		{"rules パスワード", rulesRoot(t), "パスワードは何文字以上にすればいいですか", "規程/情報セキュリティ規程_2026.md", "12文字以上", []string{"ドライブ文字"}, "12文字"},
 		{"rules USBメモリ", rulesRoot(t), "USBメモリは使っていいですか", "規程/情報セキュリティ規程_2026.md", "原則として禁止", nil, ""},
 		{"sample パスワード", sample, "パスワードは何文字以上", "研修/2025/情報セキュリティ研修.md", "12文字", nil, "12文字"},
+		// The answer stands outside the snippet, above it in its article;
+		// the next article's amount (出産祝金) and the next question of a
+		// Q&A list (弔慰金) are other points.
+		{"rulesb 結婚祝金", rulesbRoot, "結婚したらお祝い金はいくらもらえる?", "規程/慶弔見舞金規程.txt", "結婚祝金として30,000円", []string{"出産祝金", "弔慰金"}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ix := openIndex(t, tc.root)

@@ -265,8 +265,8 @@ func mainPoint(s source, q question) (Point, int) {
 	if q.asked.any() && !answersAny(q.asked, factsOf(text[first], 0)) {
 		for k, seen := first+1, 0; k < len(text) && seen < 3; k++ {
 			t := strings.TrimSpace(text[k])
-			if strings.HasPrefix(t, "#") {
-				break
+			if strings.HasPrefix(t, "#") || articleTitle.MatchString(t) || faqQuestion.MatchString(t) {
+				break // the next section, article or question is another point
 			}
 			if t == "" || strings.Trim(t, "|-: ") == "" {
 				continue // blank lines and table rules come along free
@@ -280,6 +280,14 @@ func mainPoint(s source, q question) (Point, int) {
 					end++
 				}
 				break
+			}
+		}
+		if end == first {
+			// The answer may stand elsewhere in the passage, outside the
+			// snippet: a line that states the asked value and holds as
+			// many of the question's words, the nearest one.
+			if k := answerLine(text, first, q); k >= 0 {
+				first, end = k, k
 			}
 		}
 	}
@@ -326,6 +334,9 @@ func mainPoint(s source, q question) (Point, int) {
 // articleTitle is a rule's article heading: 第4条（USBメモリ等の利用）.
 var articleTitle = regexp.MustCompile(`^第[0-9０-９一二三四五六七八九十百]+条\s*[（(][^）)]*[）)]$`)
 
+// faqQuestion starts a question of a Q&A list: Q3．, Ｑ. , 問2:.
+var faqQuestion = regexp.MustCompile(`^(\*\*)?(Q|Ｑ|問)\s*[0-9０-９]*\s*[.．:：、]`)
+
 // answersAny reports whether one of the facts is of the asked kind.
 func answersAny(a asked, fs []fact) bool {
 	for _, f := range fs {
@@ -334,4 +345,29 @@ func answersAny(a asked, fs []fact) bool {
 		}
 	}
 	return false
+}
+
+// answerLine returns the line of a passage nearest to line from that
+// states the asked value and holds at least as many of the question's
+// words as line from does (one at least), or -1.
+func answerLine(text []string, from int, q question) int {
+	need := max(1, holding(analyzer.Fold(text[from]), q.words))
+	found, dist := -1, 0
+	for k, l := range text {
+		t := strings.TrimSpace(l)
+		if t == "" || strings.HasPrefix(t, "#") || articleTitle.MatchString(t) || !answersAny(q.asked, factsOf(t, 0)) {
+			continue
+		}
+		if holding(analyzer.Fold(t), q.words) < need {
+			continue
+		}
+		d := k - from
+		if d < 0 {
+			d = -d
+		}
+		if found < 0 || d < dist {
+			found, dist = k, d
+		}
+	}
+	return found
 }
