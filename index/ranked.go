@@ -378,7 +378,9 @@ func planRanked(q Query, opts SearchOptions) rankedPlan {
 	for i, t := range p.terms {
 		w := p.weights[i]
 		kids := []query.Query{termQ(fieldBody, t, w*wBody), termQ(fieldHead, t, w*wHead)}
+		heads := map[int]int{1: 0}
 		for _, s := range capped(p.synOf[i]) {
+			heads[len(kids)+1] = len(kids)
 			kids = append(kids, termQ(fieldBody, s.text, w*s.weight*wBody), termQ(fieldHead, s.text, w*s.weight*wHead))
 		}
 		for _, s := range capped(p.phraseOf[i]) {
@@ -397,7 +399,7 @@ func planRanked(q Query, opts SearchOptions) rankedPlan {
 			}
 			kids = append(kids, bleve.NewConjunctionQuery(conj...))
 		}
-		words = append(words, &combineQuery{children: kids, headAlone: wHeadAlone})
+		words = append(words, &combineQuery{children: kids, headAlone: wHeadAlone, heads: heads})
 	}
 	top := &combineQuery{children: words, coverage: p.weights, alpha: coverageAlpha}
 	// The bigrams of the query's Japanese spans in the head: a bonus for

@@ -23,9 +23,11 @@ type combineQuery struct {
 	children []query.Query
 	coverage []float64 // weight of each word child; nil for a plain sum
 	alpha    float64
-	// headAlone, when set, scales the second child (a word in the head)
-	// when the first (the word in the body) does not match.
+	// headAlone, when set, scales a child that matches a word in the
+	// head when its partner, the same word in the body, does not match:
+	// heads maps the index of a head child to its body child's.
 	headAlone float64
+	heads     map[int]int
 }
 
 // Searcher builds the children's searchers and a disjunction over them
@@ -94,14 +96,15 @@ func (s *combineSearcher) score(dm *search.DocumentMatch) {
 	// Add in the children's order: float addition is not associative, and
 	// equal documents must get equal scores whatever the map's order.
 	sum, covered := 0.0, 0.0
-	_, inBody := dm.ScoreBreakdown[0]
 	for i := range s.q.children {
 		v, ok := dm.ScoreBreakdown[i]
 		if !ok {
 			continue
 		}
-		if i == 1 && !inBody && s.q.headAlone > 0 {
-			v *= s.q.headAlone
+		if b, isHead := s.q.heads[i]; isHead && s.q.headAlone > 0 {
+			if _, inBody := dm.ScoreBreakdown[b]; !inBody {
+				v *= s.q.headAlone
+			}
 		}
 		sum += v
 		if i < len(s.q.coverage) {
