@@ -29,6 +29,7 @@ func TestRulesRelevance(t *testing.T) {
 	}{
 		{"rules", "rules", "testdata/rules-queries.tsv", 0.88, 0.88},
 		{"rulesb", "rulesb", "testdata/rulesb-queries.tsv", rulesbMRR, rulesbNDCG},
+		{"training", "training", "testdata/training-queries.tsv", 0.92, 0.88},
 	} {
 		t.Run(set.name, func(t *testing.T) {
 			rulesRelevance(t, set.name, set.folder, set.queries, set.mrr, set.ndcg)
