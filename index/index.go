@@ -39,9 +39,14 @@ import (
 // another version is rebuilt.
 const SchemaVersion = "lwr-index-4+" + analyzer.Version
 
-// schema is the schema an index of this process is built with: the
+// Schema is the schema an index of this process is built with: the
 // version and, with a user dictionary (search.user_dict), its words'
-// hash, so that an index cut with other words is rebuilt.
+// hash, so that an index cut with other words is rebuilt (and a daemon
+// that analyzes with other words is told apart).
+func Schema() string {
+	return schema()
+}
+
 func schema() string {
 	if id := analyzer.UserDictID(); id != "" {
 		return SchemaVersion + "+user-" + id

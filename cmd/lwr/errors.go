@@ -59,7 +59,7 @@ func exitCode(err error, stderr io.Writer) int {
 		return exitPolicy
 	case errors.Is(err, policy.ErrPreferencesInvalid):
 		return exitUsage
-	case errors.Is(err, index.ErrLocked), errors.Is(err, local.ErrNotAnswering), errors.Is(err, local.ErrSyncing), errors.Is(err, local.ErrDaemonRunning):
+	case errors.Is(err, index.ErrLocked), errors.Is(err, local.ErrNotAnswering), errors.Is(err, local.ErrSyncing), errors.Is(err, local.ErrDaemonRunning), errors.Is(err, local.ErrStaleDaemon):
 		return exitBusy
 	}
 	return exitError

@@ -85,3 +85,32 @@ func TestUserDictKeepsWordsWhole(t *testing.T) {
 		t.Errorf("missing file: exit %d: %s", c.ProcessState.ExitCode(), out)
 	}
 }
+
+// A daemon started before search.user_dict changed would answer with the
+// old words: it refuses the search, in one sentence that says how to
+// restart it, and still answers its status.
+func TestDaemonWithOtherWordsIsNamed(t *testing.T) {
+	root := researchtest.WriteTree(t, map[string]string{
+		"組織.md": "# 組織\n\n新規事業推進室の担当者は毎週月曜に集まる。\n",
+	})
+	cache := configtest.TempDir(t)
+	plain := testEnv(t)
+	startDaemonProc(t, plain, root, cache)
+	dictFile := filepath.Join(configtest.TempDir(t), "words.txt")
+	if err := os.WriteFile(dictFile, []byte("新規事業推進室,シンキジギョウスイシンシツ\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	withDict := append(slices.Clone(plain), "LWR_SEARCH_USER_DICT="+dictFile)
+	c := lwrCmd(withDict, "--source-root", root, "--cache-dir", cache, "search", "新規事業推進室")
+	out, err := c.CombinedOutput()
+	if code := c.ProcessState.ExitCode(); err == nil || code != exitBusy || strings.Count(strings.TrimSpace(string(out)), "\n") > 0 || !strings.Contains(string(out), "lwr index stop") {
+		t.Errorf("search through a daemon of other words: exit %d: %s", code, out)
+	}
+	if out, err := lwrCmd(withDict, "--source-root", root, "--cache-dir", cache, "index", "status").CombinedOutput(); err != nil {
+		t.Errorf("status: %v\n%s", err, out)
+	}
+	// With the words the daemon has, it answers.
+	if out, err := lwrCmd(plain, "--source-root", root, "--cache-dir", cache, "search", "新規事業推進室").CombinedOutput(); err != nil {
+		t.Errorf("search with the daemon's words: %v\n%s", err, out)
+	}
+}

@@ -15,6 +15,10 @@ import (
 // ErrNoDaemon is returned when no daemon is running for the index.
 var ErrNoDaemon = errors.New("no daemon is running for this source root")
 
+// ErrStaleDaemon is returned when the daemon analyzes with another user
+// dictionary or version than the client (it must be restarted).
+var ErrStaleDaemon = errors.New("the daemon analyzes with other words")
+
 // Client is a Searcher served by the daemon of one index folder.
 type Client struct {
 	dir, addr, token string
@@ -44,6 +48,9 @@ func (c *Client) call(ctx context.Context, req wireRequest) (*wireResponse, erro
 // as long as ctx allows).
 func (c *Client) callWithin(ctx context.Context, req wireRequest, timeout time.Duration) (*wireResponse, error) {
 	req.V, req.Token = ProtocolVersion, c.token
+	if req.Schema == "" {
+		req.Schema = index.Schema()
+	}
 	conn, err := dial(ctx, c.addr, net.Dialer{Timeout: min(c.timeout, time.Second)})
 	if err != nil {
 		return nil, err

@@ -44,6 +44,10 @@ type wireRequest struct {
 	IgnorePreference bool `json:"ignore_preference,omitempty"`
 	// Sync is the sync request's: sync now, as lwr index build would.
 	Sync *SyncParams `json:"sync,omitempty"`
+	// Schema is the index schema of the client (index.Schema: the version
+	// and the user dictionary it analyzes with). A daemon of another one
+	// refuses searches and syncs, which it would cut with other words.
+	Schema string `json:"schema,omitempty"`
 }
 
 // SyncParams are the build options a sync request may ask for.
@@ -73,6 +77,7 @@ const (
 	codeEmptyQuery  = "empty_query"
 	codeSyncing     = "syncing"
 	codeBadRequest  = "bad_request"
+	codeStale       = "stale"
 	codeDenied      = "denied"
 	codeFailed      = "failed"
 )
@@ -109,6 +114,8 @@ func (e *remoteError) Unwrap() error {
 		return index.ErrEmptyQuery
 	case codeSyncing:
 		return ErrSyncing
+	case codeStale:
+		return ErrStaleDaemon
 	}
 	return nil
 }

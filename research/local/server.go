@@ -132,6 +132,10 @@ func (srv *Server) answerLine(ctx context.Context, line []byte, resp *wireRespon
 		resp.Code, resp.Error = codeDenied, "the request does not carry this daemon's token"
 	case req.V != ProtocolVersion:
 		resp.Code, resp.Error = codeBadRequest, fmt.Sprintf("the daemon speaks protocol %d, the request %d; restart the daemon with this lwr (lwr index stop, then lwr index watch --detach)", ProtocolVersion, req.V)
+	case (req.Op == opSearch || req.Op == opSync) && req.Schema != "" && req.Schema != index.Schema():
+		// Started before search.user_dict changed (or by another lwr):
+		// its index and its analysis of the query hold the old words.
+		resp.Code, resp.Error = codeStale, "the daemon analyzes with other words of search.user_dict (or is another lwr) than this command; restart it: lwr index stop, then lwr index watch --detach"
 	default:
 		srv.opts.Logger.Debug("request", "op", req.Op)
 		srv.answer(ctx, req, resp)
