@@ -101,6 +101,10 @@ func TestAskedOf(t *testing.T) {
 		"申請の期限はいつ":          "date quantity",
 		"残業の上限":             "amount quantity",
 		"USBメモリは使っていいですか":   "",
+		"工場で靴は何を履けばいい":      "", // 何を asks for a thing
+		"10年勤めたら何かもらえる":     "",
+		"最大何人まで":            "quantity:人",
+		"最大で何？":             "amount quantity",
 	} {
 		a := askedOf(q)
 		var got []string
@@ -148,5 +152,23 @@ func TestConclusionDoesNotLoadTheAnalyzer(t *testing.T) {
 	cmd.Env = append(os.Environ(), "LWR_TEST_CONCLUSION_CHILD=1")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("%v\n%s", err, out)
+	}
+}
+
+// When no passage is about the question (no document says ジム; the
+// benefit is スポーツクラブ), the conclusion shows a few of them, not one
+// line of every hit.
+func TestConclusionWithoutAboutIsShort(t *testing.T) {
+	root := filepath.Join(researchtest.Repo(), "testdata", "training")
+	ix := openIndex(t, root)
+	out, _, err := runIn(t, Options{Query: "ジムを安く使える制度ってある？", SourceRoot: root, Local: localOf(ix, root), SkipWeb: true, Timestamp: testNow()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(out.Report.Local.Hits); n <= maxFillerPoints {
+		t.Fatalf("only %d hits: the test needs more than %d", n, maxFillerPoints)
+	}
+	if c := out.Report.Conclusion; len(c.Points) != maxFillerPoints {
+		t.Errorf("%d key points, want %d: %+v", len(c.Points), maxFillerPoints, c.Points)
 	}
 }

@@ -86,7 +86,7 @@ func BuildConclusion(r *Report) Conclusion {
 		srcs = append(srcs, source{ref: h.Ref, where: h.Path, hit: h})
 	}
 	c := Conclusion{Points: []Point{}, Conflicts: []Conflict{}, Preferences: []Note{}, Currentness: []CurrentnessNote{}, Unverified: []Note{}, ToVerify: []Note{}}
-	q := question{asked: askedOf(r.Query)}
+	q := question{asked: askedOf(r.Query), values: factsOf(r.Query, 0)}
 	for _, w := range r.Local.Content {
 		// What a passage must hold to be about the question: not the
 		// year or 当時 of a historical question, nor a lone character.
@@ -123,6 +123,30 @@ type question struct {
 	asked    asked
 	words    [][]string // content words
 	synonyms []string   // folded, of more than one character
+	values   []fact     // the amounts, quantities and dates it names
+}
+
+// held counts the question's words a folded text holds, a synonym of
+// them (宿泊料 for ホテル代) counting as one more.
+func (q question) held(f string) int {
+	n := holding(f, q.words)
+	if n < len(q.words) && slices.ContainsFunc(q.synonyms, func(s string) bool { return strings.Contains(f, s) }) {
+		n++
+	}
+	return n
+}
+
+// statesValue reports whether one of the facts is a value the question
+// names itself (5万円くらいのプリンタ: a line about 5万円).
+func (q question) statesValue(fs []fact) bool {
+	for _, f := range fs {
+		for _, v := range q.values {
+			if f.kind == v.kind && f.value == v.value {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // about reports whether a folded passage is about the question: it holds
@@ -147,10 +171,14 @@ const (
 	tierFiller
 )
 
+// maxFillerPoints bounds the key points when none is about the question.
+const maxFillerPoints = 3
+
 // keyPoints are the main points of the sources, best evidence first: the
 // answers, then the points about the question; filler (a passage that
 // holds too few of the question's words) only when nothing else is
-// there. about says, per source, whether its point was kept.
+// there, and then the first few. about says, per source, whether its
+// point counts as evidence.
 func keyPoints(srcs []source, q question) (points []Point, about []bool) {
 	type ranked struct {
 		p    Point
@@ -173,6 +201,11 @@ func keyPoints(srcs []source, q question) (points []Point, about []bool) {
 				points = append(points, r.p)
 			}
 		}
+	}
+	if best == tierFiller {
+		// Nothing is about the question: the first few sources say what
+		// was found, the rest would only be more of it.
+		points = points[:min(len(points), maxFillerPoints)]
 	}
 	for _, r := range all {
 		about = append(about, r.tier < tierFiller || best == tierFiller)
@@ -220,6 +253,14 @@ func mainPoint(s source, q question) (Point, int) {
 	// The line with the most query words (highlighted bytes), a line
 	// stating an amount or a date counting a little more; headings and
 	// table rules only when nothing else is there.
+	// The point may run on in the passage the snippet was cut from (the
+	// snippet may end before the table of amounts).
+	text, base := lines, m.StartLine
+	if m.Passage != "" && m.PassageStart > 0 && m.PassageStart <= m.StartLine {
+		if pl := strings.Split(m.Passage, "\n"); m.StartLine+len(lines)-1-m.PassageStart < len(pl) {
+			text, base = pl, m.PassageStart
+		}
+	}
 	best, bestN, off := -1, -1, 0
 	for i, l := range lines {
 		t := strings.TrimSpace(l)
@@ -238,11 +279,21 @@ func mainPoint(s source, q question) (Point, int) {
 			continue // a table's header row
 		}
 		if n > 0 {
-			if fs := factsOf(t, 0); len(fs) > 0 {
+			// Each of the question's words the line holds counts as a
+			// word more: a line that holds them all beats one that
+			// repeats one of them.
+			n += 6 * q.held(analyzer.Fold(t))
+			fs := factsOf(t, 0)
+			if len(fs) > 0 {
 				n += 3
-				if answersAny(q.asked, fs) {
-					n += 6
+				if q.statesValue(fs) {
+					n += 12 // the question's own amount (5万円)
 				}
+			}
+			// A line that states the asked value, or leads into the
+			// lines that do (a rule, then its table of amounts).
+			if answersAny(q.asked, fs) || q.asked.any() && askedRunOn(text, m.StartLine+i-base, q) > m.StartLine+i-base {
+				n += 6
 			}
 		}
 		if n > bestN {
@@ -252,36 +303,10 @@ func mainPoint(s source, q question) (Point, int) {
 	if best < 0 {
 		best = 0
 	}
-	// The point runs on in the passage the snippet was cut from (the
-	// snippet may end before the table of amounts).
-	text, base := lines, m.StartLine
-	if m.Passage != "" && m.PassageStart > 0 && m.PassageStart <= m.StartLine {
-		if pl := strings.Split(m.Passage, "\n"); m.StartLine+best-m.PassageStart < len(pl) {
-			text, base = pl, m.PassageStart
-		}
-	}
 	first := m.StartLine + best - base
 	end := first
 	if q.asked.any() && !answersAny(q.asked, factsOf(text[first], 0)) {
-		for k, seen := first+1, 0; k < len(text) && seen < 3; k++ {
-			t := strings.TrimSpace(text[k])
-			if strings.HasPrefix(t, "#") || articleTitle.MatchString(t) || faqQuestion.MatchString(t) {
-				break // the next section, article or question is another point
-			}
-			if t == "" || strings.Trim(t, "|-: ") == "" {
-				continue // blank lines and table rules come along free
-			}
-			seen++
-			if answersAny(q.asked, factsOf(t, 0)) {
-				// This line and the next ones that state values too (a
-				// table of amounts), two more at most.
-				end = k
-				for end+1 < len(text) && end < k+2 && answersAny(q.asked, factsOf(text[end+1], 0)) {
-					end++
-				}
-				break
-			}
-		}
+		end = askedRunOn(text, first, q)
 		if end == first {
 			// The answer may stand elsewhere in the passage, outside the
 			// snippet: a line that states the asked value and holds as
@@ -290,6 +315,9 @@ func mainPoint(s source, q question) (Point, int) {
 				first, end = k, k
 			}
 		}
+	}
+	if end == first {
+		end = runOn(text, first, q)
 	}
 	var parts []string
 	for k := first; k <= end; k++ {
@@ -308,7 +336,7 @@ func mainPoint(s source, q question) (Point, int) {
 	}
 	tier := tierFiller
 	switch point := analyzer.Fold(strings.Join(text[first:end+1], "\n")); {
-	case !q.about(analyzer.Fold(m.Snippet)):
+	case !q.about(analyzer.Fold(m.Title + "\n" + m.Snippet)): // the title scopes the passage (工場安全教育テキスト)
 	case q.asked.any() && answersAny(q.asked, factsOf(point, 0)):
 		tier = tierAnswer
 	default:
@@ -347,18 +375,105 @@ func answersAny(a asked, fs []fact) bool {
 	return false
 }
 
+// askedRunOn returns the last line of a point at line first that lacks
+// the asked value when one of the next three lines of text states it (a
+// rule, then its table of amounts): that line and up to two more that
+// state values too. It returns first when none does before the next
+// section, article or question of a Q&A list.
+func askedRunOn(text []string, first int, q question) int {
+	for k, seen := first+1, 0; k < len(text) && seen < 3; k++ {
+		t := strings.TrimSpace(text[k])
+		if strings.HasPrefix(t, "#") || articleTitle.MatchString(t) || faqQuestion.MatchString(t) {
+			break // the next section, article or question is another point
+		}
+		if t == "" || strings.Trim(t, "|-: ") == "" {
+			continue // blank lines and table rules come along free
+		}
+		seen++
+		if answersAny(q.asked, factsOf(t, 0)) {
+			end := k
+			for end+1 < len(text) && end < k+2 && answersAny(q.asked, factsOf(text[end+1], 0)) {
+				end++
+			}
+			return end
+		}
+	}
+	return first
+}
+
+// leadIn is a line that leads into the list below it: 次の順序で処置を
+// しなければならない。, 手順は以下のとおり：.
+var leadIn = regexp.MustCompile(`(次の|以下の|下記の|次に掲げる).{0,30}[。：:]$|[：:]$`)
+
+// runOn returns the last line of a point that starts at line first: a
+// line that leads into a list runs on to its first items; a line the next
+// ones complete with the question's other words (a table's CC row, then
+// its BCC row) runs on to them. It stops at a blank line after text, a
+// heading, an article or a question of a Q&A list.
+func runOn(text []string, first int, q question) int {
+	stop := func(t string) bool {
+		return strings.HasPrefix(t, "#") || articleTitle.MatchString(t) || faqQuestion.MatchString(t)
+	}
+	end := first
+	if leadIn.MatchString(strings.TrimSpace(text[first])) {
+		for k, n := first+1, 0; k < len(text) && n < 3; k++ {
+			t := strings.TrimSpace(text[k])
+			switch {
+			case t == "" && n > 0:
+				return end
+			case t == "" || strings.Trim(t, "|-: ") == "":
+				continue
+			case stop(t):
+				return end
+			}
+			end, n = k, n+1
+		}
+		return end
+	}
+	held := holdingWords(analyzer.Fold(text[first]), q.words)
+	for k, n := first+1, 0; k < len(text) && n < 2; k++ {
+		t := strings.TrimSpace(text[k])
+		if strings.Trim(t, "|-: ") == "" && t != "" {
+			continue // a table rule
+		}
+		if t == "" || stop(t) {
+			break
+		}
+		more := false
+		for i, h := range holdingWords(analyzer.Fold(t), q.words) {
+			if h && !held[i] {
+				held[i], more = true, true
+			}
+		}
+		if !more {
+			break
+		}
+		end, n = k, n+1
+	}
+	return end
+}
+
+// holdingWords says which of the content words a folded text holds.
+func holdingWords(f string, words [][]string) []bool {
+	out := make([]bool, len(words))
+	for i, forms := range words {
+		out[i] = holding(f, [][]string{forms}) > 0
+	}
+	return out
+}
+
 // answerLine returns the line of a passage nearest to line from that
 // states the asked value and holds at least as many of the question's
 // words as line from does (one at least), or -1.
 func answerLine(text []string, from int, q question) int {
-	need := max(1, holding(analyzer.Fold(text[from]), q.words))
+	need := max(1, q.held(analyzer.Fold(text[from])))
 	found, dist := -1, 0
 	for k, l := range text {
 		t := strings.TrimSpace(l)
 		if t == "" || strings.HasPrefix(t, "#") || articleTitle.MatchString(t) || !answersAny(q.asked, factsOf(t, 0)) {
 			continue
 		}
-		if holding(analyzer.Fold(t), q.words) < need {
+		if q.held(analyzer.Fold(t)) < need {
 			continue
 		}
 		d := k - from
