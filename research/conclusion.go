@@ -58,6 +58,10 @@ type CurrentnessNote struct {
 type ForceReview struct {
 	Reason string `json:"reason"`
 	Sides  []Side `json:"sides"`
+	// Missing says what the other side would be when the sources are all
+	// of one type: the best evidence stands on one side, not two
+	// unrelated lines against each other.
+	Missing string `json:"missing,omitempty"`
 }
 
 // source is one source of the evidence.
@@ -114,7 +118,7 @@ func BuildConclusion(r *Report) Conclusion {
 	c.Conflicts = findConflicts(weighed, r.IgnorePreference || r.Historical, q)
 	notes(&c, srcs, r)
 	c.Resolution = resolution(c.Conflicts)
-	c.ForceReview = forceReview(&c, srcs)
+	c.ForceReview = forceReview(&c, srcs, r)
 	return c
 }
 

@@ -109,6 +109,11 @@ func TestConflicts(t *testing.T) {
 				t.Errorf("FORCE_REVIEW %+v, want %q", c.ForceReview, tc.force)
 			case c.ForceReview != nil && len(c.ForceReview.Sides) == 0:
 				t.Errorf("FORCE_REVIEW shows no side")
+			case c.ForceReview != nil && len(c.Conflicts) == 0 && tc.web == nil && (len(c.ForceReview.Sides) != 1 || c.ForceReview.Missing != "Web情報なし（Web検索を行っていない）"):
+				// No conflict and local sources only: the best evidence on
+				// one side, the web that was not searched on the other, not
+				// two unrelated lines against each other.
+				t.Errorf("FORCE_REVIEW of local sources only %+v", c.ForceReview)
 			}
 		})
 	}

@@ -73,7 +73,7 @@ func notes(c *Conclusion, srcs []source, r *Report) {
 // forceReview returns the FORCE_REVIEW notice when the sources cannot be
 // cross-checked: one source only, all of one type, no point extracted, or
 // a conflict left unresolved. Both sides are shown.
-func forceReview(c *Conclusion, srcs []source) *ForceReview {
+func forceReview(c *Conclusion, srcs []source, r *Report) *ForceReview {
 	local, webN := 0, 0
 	for _, s := range srcs {
 		if s.local() {
@@ -117,8 +117,20 @@ func forceReview(c *Conclusion, srcs []source) *ForceReview {
 		fr.Sides = append(fr.Sides, cf.Sides...)
 	}
 	if len(fr.Sides) == 0 {
+		// No conflict: the best evidence on one side, and what the other
+		// would be when the sources are all of one type.
+		n := 2
+		switch {
+		case webN == 0 && local > 0:
+			n, fr.Missing = 1, "Web情報なし（Web検索で該当なし）"
+			if r.SkipWeb || r.Web.Status == report.StatusSkipped || r.Web.Status == report.StatusUnconfigured {
+				n, fr.Missing = 1, "Web情報なし（Web検索を行っていない）"
+			}
+		case local == 0 && webN > 0:
+			n, fr.Missing = 1, "ローカル資料なし（資料ルートに該当なし）"
+		}
 		for _, p := range c.Points {
-			if len(fr.Sides) == 2 {
+			if len(fr.Sides) == n {
 				break
 			}
 			fr.Sides = append(fr.Sides, Side{Ref: p.Ref, Where: p.Where, Line: p.Line, Text: p.Text})

@@ -404,7 +404,11 @@ func renderConclusion(b *bytes.Buffer, r *Report) {
 			b.WriteString("\n")
 		}
 		if len(fr.Sides) == 1 {
-			b.WriteString("- 側B: 比較できる情報源なし\n")
+			missing := fr.Missing
+			if missing == "" {
+				missing = "比較できる情報源なし"
+			}
+			fmt.Fprintf(b, "- 側B: %s\n", missing)
 		}
 		b.WriteString("\n")
 	}
