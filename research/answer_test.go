@@ -52,6 +52,14 @@ func TestConclusionLeadsWithTheAnswer(t *testing.T) {
 			if len(c.Points) == 0 || c.Points[0].Where != tc.first || !strings.Contains(c.Points[0].Text, tc.firstText) {
 				t.Fatalf("first point %+v, want %s holding %s", c.Points, tc.first, tc.firstText)
 			}
+			// Section 1 shows the lines each key point cites.
+			for _, p := range c.Points {
+				for _, h := range out.Report.Local.Hits {
+					if h.Ref == p.Ref && (p.Line < h.Match.StartLine || max(p.Line, p.EndLine) > h.Match.EndLine) {
+						t.Errorf("point %s L%d-L%d outside its excerpt L%d-L%d", p.Ref, p.Line, p.EndLine, h.Match.StartLine, h.Match.EndLine)
+					}
+				}
+			}
 			for _, p := range c.Points {
 				for _, a := range tc.absent {
 					if strings.Contains(p.Text, a) || strings.Contains(p.Where, a) {

@@ -106,6 +106,7 @@ func BuildConclusion(r *Report) Conclusion {
 	}
 	var about []bool
 	c.Points, about = keyPoints(srcs, q)
+	alignExcerpts(srcs, c.Points)
 	// A page that could not be fetched is no evidence to weigh against
 	// another: its snippet is the search engine's.
 	// Nor is a source that is not about the question (while others are).
@@ -174,6 +175,41 @@ const (
 	tierAbout
 	tierFiller
 )
+
+// maxExcerptLines bounds an excerpt widened to show its key point.
+const maxExcerptLines = 12
+
+// alignExcerpts widens (or moves) the excerpt of a local source whose key
+// point stands outside it, in the same passage, so that section 1 shows
+// the lines the conclusion cites. Extracted documents (PDF, Office) keep
+// theirs: their excerpt has a place in the document the lines alone do
+// not give.
+func alignExcerpts(srcs []source, points []Point) {
+	at := map[string]Point{}
+	for _, p := range points {
+		at[p.Ref] = p
+	}
+	for _, s := range srcs {
+		p, ok := at[s.ref]
+		if !s.local() || !ok || p.Line == 0 {
+			continue
+		}
+		m := &s.hit.Match
+		lo, hi := p.Line, max(p.EndLine, p.Line)
+		if m.Passage == "" || m.Locator != nil || lo >= m.StartLine && hi <= m.EndLine || lo < m.PassageStart || hi > m.PassageEnd {
+			continue
+		}
+		from, to := min(m.StartLine, lo-1), max(m.EndLine, hi+1)
+		if to-from+1 > maxExcerptLines {
+			from, to = lo-2, max(hi+2, lo-2+maxExcerptLines/2)
+		}
+		from, to = max(from, m.PassageStart), min(to, m.PassageEnd)
+		pl := strings.Split(m.Passage, "\n")
+		m.Snippet = strings.Join(pl[from-m.PassageStart:to-m.PassageStart+1], "\n")
+		m.StartLine, m.EndLine = from, to
+		m.Highlights = nil
+	}
+}
 
 // maxFillerPoints bounds the key points when none is about the question.
 const maxFillerPoints = 3
