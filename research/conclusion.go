@@ -446,7 +446,8 @@ func askedRunOn(text []string, first int, q question) int {
 var leadIn = regexp.MustCompile(`(次の|以下の|下記の|次に掲げる).{0,30}[。：:]$|[：:]$`)
 
 // runOn returns the last line of a point that starts at line first: a
-// line that leads into a list runs on to its first items; a line the next
+// line that leads into a list runs on to its first items, a question of a
+// Q&A list to its answer; a line the next
 // ones complete with the question's other words (a table's CC row, then
 // its BCC row) runs on to them. It stops at a blank line after text, a
 // heading, an article or a question of a Q&A list.
@@ -455,7 +456,7 @@ func runOn(text []string, first int, q question) int {
 		return strings.HasPrefix(t, "#") || articleTitle.MatchString(t) || faqQuestion.MatchString(t)
 	}
 	end := first
-	if leadIn.MatchString(strings.TrimSpace(text[first])) {
+	if t := strings.TrimSpace(text[first]); leadIn.MatchString(t) || faqQuestion.MatchString(t) {
 		for k, n := first+1, 0; k < len(text) && n < 3; k++ {
 			t := strings.TrimSpace(text[k])
 			switch {

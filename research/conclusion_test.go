@@ -151,3 +151,16 @@ func TestAmounts(t *testing.T) {
 		t.Errorf("amounts %v (%v)", vals, raws)
 	}
 }
+
+// A question of a Q&A list that matches the user's question runs on to
+// its answer, and no further.
+func TestPointOfAQuestionHoldsItsAnswer(t *testing.T) {
+	faq := "# FAQ\n\n**Q3. 宅配便はどこから出せばいいですか。**\nA3. 郵便室の宅配便受付台に置き、発送台帳に記入します。\n\n**Q4. 私用の荷物は？**\nA4. 会社あてにはできません。\n"
+	h := docHit("L1", "メモ/FAQ.md", faq, 3, 3)
+	h.Match.Passage, h.Match.PassageStart, h.Match.PassageEnd = strings.Join(strings.Split(faq, "\n")[:8], "\n"), 1, 8
+	r := &Report{Query: "宅配便を出したいときはどうすればいい", Local: LocalPhase{Hits: []Hit{h}, Content: []string{"宅配"}}, SkipWeb: true}
+	c := BuildConclusion(r)
+	if len(c.Points) == 0 || c.Points[0].Line != 3 || c.Points[0].EndLine != 4 || !strings.Contains(c.Points[0].Text, "発送台帳") || strings.Contains(c.Points[0].Text, "私用") {
+		t.Errorf("points %+v, want L3-L4 with the answer A3 only", c.Points)
+	}
+}
