@@ -447,9 +447,9 @@ var leadIn = regexp.MustCompile(`(次の|以下の|下記の|次に掲げる).{0
 
 // runOn returns the last line of a point that starts at line first: a
 // line that leads into a list runs on to its first items, a question of a
-// Q&A list to its answer; a line the next
-// ones complete with the question's other words (a table's CC row, then
-// its BCC row) runs on to them. It stops at a blank line after text, a
+// Q&A list to its answer; a table row or list item the next ones
+// complete with the question's other words (a table's CC row, then its
+// BCC row) runs on to them. It stops at a blank line after text, a
 // heading, an article or a question of a Q&A list.
 func runOn(text []string, first int, q question) int {
 	stop := func(t string) bool {
@@ -472,12 +472,13 @@ func runOn(text []string, first int, q question) int {
 		return end
 	}
 	held := holdingWords(analyzer.Fold(text[first]), q.words)
-	for k, n := first+1, 0; k < len(text) && n < 2; k++ {
+	kind := rowKind(strings.TrimSpace(text[first]))
+	for k, n := first+1, 0; k < len(text) && n < 2 && kind != ""; k++ {
 		t := strings.TrimSpace(text[k])
 		if strings.Trim(t, "|-: ") == "" && t != "" {
 			continue // a table rule
 		}
-		if t == "" || stop(t) {
+		if t == "" || stop(t) || rowKind(t) != kind {
 			break
 		}
 		more := false
@@ -492,6 +493,23 @@ func runOn(text []string, first int, q question) int {
 		end, n = k, n+1
 	}
 	return end
+}
+
+// listItem starts an item of a list (- ・ ● 1. 2) （3）) or a clause of
+// an article (2　貸与機器は…).
+var listItem = regexp.MustCompile(`^([-*・●■□]\s*|[0-9０-９]+[.)．）]\s*|[（(][0-9０-９]+[）)]|[0-9０-９]+[ 　])`)
+
+// rowKind is "table" for a table row, "item" for a list item, "" for
+// other text: the rows and items next to a point complete it, the
+// sentences of the next paragraph do not.
+func rowKind(t string) string {
+	switch {
+	case strings.HasPrefix(t, "|") || strings.HasPrefix(t, "｜"):
+		return "table"
+	case listItem.MatchString(t):
+		return "item"
+	}
+	return ""
 }
 
 // holdingWords says which of the content words a folded text holds.

@@ -164,3 +164,20 @@ func TestPointOfAQuestionHoldsItsAnswer(t *testing.T) {
 		t.Errorf("points %+v, want L3-L4 with the answer A3 only", c.Points)
 	}
 }
+
+func TestRowKind(t *testing.T) {
+	for line, want := range map[string]string{
+		"｜ CC ｜ 内容を共有しておきたい人 ｜":    "table",
+		"| BCC | 他の宛先に見せない人 |":     "table",
+		"- 集荷は毎日16時です。":            "item",
+		"3. 品名は具体的に書く":             "item",
+		"（1）負傷者の救護":                "item",
+		"2　貸与機器は、情報システム課が管理する。":    "item",
+		"2024年8月改訂":                "",
+		"担当者がすぐに来られない場合は、お待ちいただく。": "",
+	} {
+		if got := rowKind(line); got != want {
+			t.Errorf("rowKind(%q) = %q, want %q", line, got, want)
+		}
+	}
+}
