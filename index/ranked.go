@@ -49,6 +49,12 @@ const (
 	// below the hand-made dictionary's synonyms.
 	wVariant   = 0.8
 	wThesaurus = 0.25
+	// wSecond adds a share of a file's second-best passage to its best:
+	// a file that speaks of the words in two places is more likely about
+	// them than one that mentions them once. hitsPerResult bounds the
+	// passages looked at per result asked for.
+	wSecond       = 0.2
+	hitsPerResult = 6
 )
 
 // termWeight weighs a query word by its part of speech: in a question
@@ -444,9 +450,10 @@ func (ix *Index) ranked(ctx context.Context, q Query, opts SearchOptions) (*Resu
 		start, end int
 		score      float64
 		expl       *search.Explanation
+		second     float64 // the file's second-best passage's score, 0 for none
 	}
 	var cands []cand
-	size := opts.Limit * 6
+	size := opts.Limit * hitsPerResult
 	for {
 		req := ix.searchRequest(p.q, size, opts.Explain)
 		sr, err := ix.b.SearchInContext(ctx, req)
@@ -454,14 +461,23 @@ func (ix *Index) ranked(ctx context.Context, q Query, opts SearchOptions) (*Resu
 			return nil, fmt.Errorf("search: %w", err)
 		}
 		cands = cands[:0]
-		seen := map[string]bool{}
+		at := map[string]int{} // path → index in cands
 		for _, h := range sr.Hits {
 			pth, s, e, ok := parsePassageID(h.ID)
-			if !ok || seen[pth] || !opts.inScope(pth) || h.Score <= 0 {
+			if !ok || !opts.inScope(pth) || h.Score <= 0 {
 				continue
 			}
-			seen[pth] = true
-			cands = append(cands, cand{pth, s, e, h.Score, h.Expl})
+			if k, dup := at[pth]; dup {
+				if cands[k].second == 0 {
+					cands[k].second = h.Score // hits come best first
+				}
+				continue
+			}
+			at[pth] = len(cands)
+			cands = append(cands, cand{path: pth, start: s, end: e, score: h.Score, expl: h.Expl})
+		}
+		for i := range cands {
+			cands[i].score += wSecond * cands[i].second
 		}
 		// Ask for more passages when the best ones crowd into too few files.
 		if len(cands) >= opts.Limit+2 || uint64(len(sr.Hits)) >= sr.Total {
@@ -495,6 +511,9 @@ func (ix *Index) ranked(ctx context.Context, q Query, opts SearchOptions) (*Resu
 		m.Score = c.score
 		if opts.Explain {
 			m.Explain = explain(c.expl)
+			if wSecond*c.second > 0 {
+				m.Explain += fmt.Sprintf("+ %.3f = %g × %.3f, the file's second-best passage\n", wSecond*c.second, wSecond, c.second)
+			}
 		}
 		res.Matches = append(res.Matches, m)
 	}

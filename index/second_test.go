@@ -1,0 +1,41 @@
+package index
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"lwr/config/configtest"
+)
+
+// A file that speaks of the words in two passages gets a share of its
+// second-best passage's score (--explain says so); a file that mentions
+// them once does not.
+func TestSecondPassageCounts(t *testing.T) {
+	filler := strings.Repeat("出張の手配は総務課が行う。\n", 8)
+	root := tree(t, map[string]string{
+		"once.md":  "# メモ\n\n宿泊料の上限は旅費規程による。\n",
+		"twice.md": "# 旅費規程\n\n## 宿泊料\n\n宿泊料の上限は1泊10,000円とする。\n" + filler + "\n## 宿泊料の特例\n\n東京23区では宿泊料の上限に2,000円を加える。\n" + filler,
+	})
+	ix := openTest(t, root, configtest.TempDir(t))
+	mustBuild(t, ix, BuildOptions{})
+	res := find(t, ix, "宿泊料の上限", SearchOptions{Limit: 5, MaxChars: 200, Explain: true})
+	got := map[string]Match{}
+	for _, m := range res.Matches {
+		got[m.Path] = m
+	}
+	twice, once := got["twice.md"], got["once.md"]
+	if twice.Path == "" || once.Path == "" {
+		t.Fatalf("matches %v", paths(res))
+	}
+	if !strings.Contains(twice.Explain, "second-best passage") {
+		t.Errorf("twice.md's explanation names no second passage:\n%s", twice.Explain)
+	}
+	best, err := strconv.ParseFloat(strings.Fields(twice.Explain)[0], 64)
+	if err != nil || twice.Score <= best+1e-9 {
+		t.Errorf("twice.md scores %.4f, its best passage %.4f (%v): the second adds nothing", twice.Score, best, err)
+	}
+	if strings.Contains(once.Explain, "second-best passage") {
+		t.Errorf("once.md has one passage, yet:\n%s", once.Explain)
+	}
+}
