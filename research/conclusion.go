@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"lwr/analyzer"
@@ -93,8 +94,10 @@ func BuildConclusion(r *Report) Conclusion {
 	q := question{asked: askedOf(r.Query), values: factsOf(r.Query, 0)}
 	for _, w := range r.Local.Content {
 		// What a passage must hold to be about the question: not the
-		// year or 当時 of a historical question, nor a lone character.
-		if utf8.RuneCountInString(w) > 1 && !policy.Historical(w) {
+		// year or 当時 of a historical question, nor a lone character
+		// other than a kanji (親, 妻, 車 name a topic; a kana or a digit
+		// alone does not).
+		if (utf8.RuneCountInString(w) > 1 || isKanji(w)) && !policy.Historical(w) {
 			q.words = append(q.words, []string{w})
 		}
 	}
@@ -175,6 +178,21 @@ const (
 	tierAbout
 	tierFiller
 )
+
+// isKanji reports a word of one CJK ideograph.
+func isKanji(w string) bool {
+	r, n := utf8.DecodeRuneInString(w)
+	return n == len(w) && unicode.Is(unicode.Han, r)
+}
+
+// editionLine states when a rule was made, revised or abolished (附則:
+// 2020年6月1日改定（…）): a point only when the question asks for a date.
+var editionLine = regexp.MustCompile(`(制定|施行|改定|改正|改訂|廃止|発行)`)
+
+// ruleLine is a border of a table drawn with box characters or ASCII.
+func ruleLine(t string) bool {
+	return strings.Trim(t, "|-: ─━┌┐└┘├┤┬┴┼│┃┏┓┗┛┣┫┳┻╋　") == ""
+}
 
 // maxExcerptLines bounds an excerpt widened to show its key point.
 const maxExcerptLines = 12
@@ -312,10 +330,13 @@ func mainPoint(s source, q question) (Point, int) {
 			}
 		}
 		off += len(l) + 1
-		if t == "" || strings.HasPrefix(t, "#") || strings.Trim(t, "|-: ") == "" || articleTitle.MatchString(t) {
+		if t == "" || strings.HasPrefix(t, "#") || ruleLine(t) || articleTitle.MatchString(t) {
 			continue
 		}
-		if i+1 < len(lines) && strings.HasPrefix(t, "|") && strings.Trim(strings.TrimSpace(lines[i+1]), "|-: ") == "" {
+		if !q.asked.kinds[FactDate] && editionLine.MatchString(t) && slices.ContainsFunc(factsOf(t, 0), func(f fact) bool { return f.kind == FactDate }) {
+			continue // when the rule was revised, not what it says
+		}
+		if i+1 < len(lines) && strings.HasPrefix(t, "|") && ruleLine(strings.TrimSpace(lines[i+1])) {
 			continue // a table's header row
 		}
 		if n > 0 {
@@ -362,10 +383,10 @@ func mainPoint(s source, q question) (Point, int) {
 	var parts []string
 	for k := first; k <= end; k++ {
 		t := strings.TrimSpace(text[k])
-		if t == "" || strings.Trim(t, "|-: ") == "" {
+		if t == "" || ruleLine(t) {
 			continue
 		}
-		if k > first && k+1 < len(text) && strings.HasPrefix(t, "|") && strings.Trim(strings.TrimSpace(text[k+1]), "|-: ") == "" {
+		if k > first && k+1 < len(text) && strings.HasPrefix(t, "|") && ruleLine(strings.TrimSpace(text[k+1])) {
 			continue // a table's header row
 		}
 		parts = append(parts, t)
@@ -426,7 +447,7 @@ func askedRunOn(text []string, first int, q question) int {
 		if strings.HasPrefix(t, "#") || articleTitle.MatchString(t) || faqQuestion.MatchString(t) {
 			break // the next section, article or question is another point
 		}
-		if t == "" || strings.Trim(t, "|-: ") == "" {
+		if t == "" || ruleLine(t) {
 			continue // blank lines and table rules come along free
 		}
 		seen++
@@ -462,7 +483,7 @@ func runOn(text []string, first int, q question) int {
 			switch {
 			case t == "" && n > 0:
 				return end
-			case t == "" || strings.Trim(t, "|-: ") == "":
+			case t == "" || ruleLine(t):
 				continue
 			case stop(t):
 				return end
@@ -475,7 +496,7 @@ func runOn(text []string, first int, q question) int {
 	kind := rowKind(strings.TrimSpace(text[first]))
 	for k, n := first+1, 0; k < len(text) && n < 2 && kind != ""; k++ {
 		t := strings.TrimSpace(text[k])
-		if strings.Trim(t, "|-: ") == "" && t != "" {
+		if ruleLine(t) && t != "" {
 			continue // a table rule
 		}
 		if t == "" || stop(t) || rowKind(t) != kind {
@@ -504,7 +525,7 @@ var listItem = regexp.MustCompile(`^([-*・●■□]\s*|[0-9０-９]+[.)．）]
 // sentences of the next paragraph do not.
 func rowKind(t string) string {
 	switch {
-	case strings.HasPrefix(t, "|") || strings.HasPrefix(t, "｜"):
+	case strings.HasPrefix(t, "|") || strings.HasPrefix(t, "｜") || strings.HasPrefix(t, "│") || strings.HasPrefix(t, "┃"):
 		return "table"
 	case listItem.MatchString(t):
 		return "item"
