@@ -20,7 +20,7 @@ const (
 	exitOK       = 0
 	exitError    = 1   // anything else
 	exitUsage    = 2   // bad flags, arguments or configuration
-	exitBusy     = 3   // the index is held by another process, or the daemon does not answer
+	exitBusy     = 3   // the index is held by another process, or the daemon does not answer (or is stale)
 	exitPolicy   = 4   // currentness_policy_invalid: the currentness file is invalid
 	exitCanceled = 130 // interrupted
 )
