@@ -292,8 +292,13 @@ func (ix *Index) Build(ctx context.Context, opts BuildOptions) (st BuildStats, e
 // retry reports whether a file skipped for a missing program (pdftotext)
 // is read again: the program is there now.
 func retry(s Skip) bool {
-	return extract.ToolMissingReason(s.Why) && extract.PDFReadable()
+	// An unreadable file (permission denied) is tried at every build: its
+	// mode can change without its mtime, and a failed open costs nothing.
+	return strings.HasPrefix(s.Why, unreadablePrefix) || extract.ToolMissingReason(s.Why) && extract.PDFReadable()
 }
+
+// unreadablePrefix starts the reason of a file that could not be opened.
+const unreadablePrefix = "unreadable: "
 
 // sameSkips reports whether two sets of skipped files are the same.
 func sameSkips(a, b map[string]Skip) bool {
@@ -424,7 +429,7 @@ func readOne(f fileInfo, entries map[string]entry, rules Rules) readResult {
 	r := readResult{f: f}
 	data, err := os.ReadFile(f.Abs)
 	if err != nil {
-		r.skipWhy = "unreadable: " + pathless(err).Error()
+		r.skipWhy = unreadablePrefix + pathless(err).Error()
 		return r
 	}
 	sum := sha256.Sum256(data)

@@ -513,3 +513,34 @@ func TestSkippedFilesAreRemembered(t *testing.T) {
 		t.Errorf("build after the fix: %+v", st)
 	}
 }
+
+// A file that cannot be opened is tried again at every build (its mode
+// changes without its mtime): once readable it is indexed again.
+func TestUnreadableFileIsTriedAgain(t *testing.T) {
+	if !retry(Skip{Why: unreadablePrefix + "open: permission denied"}) || retry(Skip{Why: "binary file"}) {
+		t.Fatal("retry: an unreadable file must be tried again, a binary one not")
+	}
+	root := tree(t, map[string]string{"a.md": "# 見出し\n有給休暇\n", "b.md": "# 規程\n慶弔見舞金\n"})
+	abs := filepath.Join(root, "b.md")
+	if err := os.Chmod(abs, 0); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chmod(abs, 0o644)
+	if f, err := os.Open(abs); err == nil {
+		f.Close()
+		t.Skip("this user reads files whatever their mode")
+	}
+	ix := openTest(t, root, configtest.TempDir(t))
+	if st := mustBuild(t, ix, BuildOptions{}); st.Skipped != 1 || st.Added != 1 {
+		t.Fatalf("build with b.md unreadable: %+v", st)
+	}
+	if err := os.Chmod(abs, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if st := mustBuild(t, ix, BuildOptions{}); st.Added != 1 || st.Skipped != 0 {
+		t.Errorf("build after chmod 644: %+v", st)
+	}
+	if got := paths(find(t, ix, "慶弔見舞金", SearchOptions{Limit: 3, MaxChars: 80})); len(got) != 1 || got[0] != "b.md" {
+		t.Errorf("search after the file came back: %v", got)
+	}
+}

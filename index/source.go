@@ -128,7 +128,7 @@ func walk(root string, rules Rules, skipped func(rel, why string)) ([]fileInfo, 
 			if p == root {
 				return err
 			}
-			skipped(rel, "unreadable: "+pathless(err).Error())
+			skipped(rel, unreadablePrefix+pathless(err).Error())
 			if d != nil && d.IsDir() {
 				return fs.SkipDir
 			}
@@ -161,7 +161,7 @@ func walk(root string, rules Rules, skipped func(rel, why string)) ([]fileInfo, 
 		}
 		info, err := d.Info()
 		if err != nil {
-			skipped(rel, "unreadable: "+pathless(err).Error())
+			skipped(rel, unreadablePrefix+pathless(err).Error())
 			return nil
 		}
 		if info.Size() > rules.MaxFileSize {

@@ -15,6 +15,19 @@ step() {
   ((PIPESTATUS[0] == 0)) || failed+=("$name")
 }
 step unit "$GO" test -race -count=1 ./...
+# Root reads files whatever their mode: the tests of unreadable files run
+# again as an unprivileged user, where there is one.
+if [[ $(id -u) == 0 ]] && command -v runuser >/dev/null && id nobody >/dev/null 2>&1; then
+  bin=$(mktemp -d)
+  chmod 1777 "$bin"
+  unprivileged() {
+    "$GO" test -c -o "$bin/index.test" ./index/ && chmod 755 "$bin/index.test" &&
+      (cd "$bin" && runuser -u nobody -- env HOME="$bin" TMPDIR="$bin" ./index.test -test.run 'Unreadable' -test.v) &&
+      echo "ok  	lwr/index (as nobody: unreadable files)"
+  }
+  step unprivileged unprivileged
+  rm -rf "$bin"
+fi
 step fuzz make -s test-fuzz
 step corpus make -s test-corpus
 ok=$(grep -cE '^ok[[:space:]]' "$log")
