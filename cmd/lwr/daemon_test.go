@@ -177,6 +177,12 @@ func TestDaemonDetachAndAutostart(t *testing.T) {
 	if _, err := local.Dial(dir, time.Second); err != nil {
 		t.Fatalf("detached daemon does not answer: %v", err)
 	}
+	// A second one is refused with the first one's process, not announced.
+	c := lwrCmd(env, "--source-root", root, "--cache-dir", cache, "index", "watch", "--detach")
+	out, err = c.CombinedOutput()
+	if err == nil || c.ProcessState.ExitCode() != exitBusy || !strings.Contains(string(out), "already running") || strings.Contains(string(out), "daemon started") {
+		t.Errorf("second detach: exit %d: %s", c.ProcessState.ExitCode(), out)
+	}
 	stop()
 
 	// With search.autostart, a search that finds no daemon leaves one.

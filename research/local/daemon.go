@@ -158,6 +158,10 @@ func StartDaemon(ctx context.Context, d DaemonStart) (int, error) {
 	if err := os.MkdirAll(d.Dir, 0o700); err != nil {
 		return 0, err
 	}
+	// One that answers already is named, not started again.
+	if st, ok := answering(ctx, d.Dir); ok {
+		return 0, &runningError{root: st.Root, pid: st.PID}
+	}
 	logPath := filepath.Join(d.Dir, "daemon.log")
 	logf, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
@@ -186,13 +190,34 @@ func StartDaemon(ctx context.Context, d DaemonStart) (int, error) {
 			return pid, ctx.Err()
 		case <-time.After(50 * time.Millisecond):
 		}
-		if cl, err := Dial(d.Dir, time.Second); err == nil {
-			if _, err := cl.Status(ctx); err == nil {
+		// Our daemon answers; another one that started meanwhile makes
+		// ours exit (already running), which the next turn reports.
+		if st, ok := answering(ctx, d.Dir); ok {
+			if st.PID == pid {
 				return pid, nil
+			}
+			select {
+			case <-exited:
+				return 0, &runningError{root: st.Root, pid: st.PID}
+			case <-time.After(50 * time.Millisecond):
 			}
 		}
 	}
 	return pid, fmt.Errorf("the daemon (pid %d) did not answer within 30s; see %s", pid, logPath)
+}
+
+// answering returns the status of the daemon that answers for an index
+// folder, if one does.
+func answering(ctx context.Context, dir string) (*DaemonStatus, bool) {
+	cl, err := Dial(dir, time.Second)
+	if err != nil {
+		return nil, false
+	}
+	st, err := cl.Status(ctx)
+	if err != nil || st.Daemon == nil {
+		return nil, false
+	}
+	return st.Daemon, true
 }
 
 func lastLine(p string) string {
