@@ -184,6 +184,10 @@ func Research(ctx context.Context, opts Options) (*Report, Timings, error) {
 	if st, err := os.Stat(root); err == nil && st.IsDir() {
 		r.SourceExists = true
 	}
+	if !r.SourceExists && r.SkipWeb {
+		// Nothing to research: say so before anything is written.
+		return nil, tm, &report.Failure{Reason: report.ReasonInvalidInput, Err: fmt.Errorf("%w: %s (the web is skipped, so there is nothing to research)", index.ErrNoRoot, root)}
+	}
 	if r.SourceExists {
 		// The policies in force: an invalid file stops the research here,
 		// before the web is asked.

@@ -91,7 +91,7 @@ func TestDegradedPaths(t *testing.T) {
 		{name: "no source root", query: "随意契約 上限額", root: filepath.Join(configtest.TempDir(t), "missing"), local: failingLocal{}, web: okWeb(),
 			want: []string{local.MissingRootSentence, report.SentenceLocalEmpty}, section: 1, deep: report.DeepSkipNoRoot, webCalls: 1},
 		{name: "no source root, no web", query: "随意契約", root: filepath.Join(configtest.TempDir(t), "missing"), local: failingLocal{}, skipWeb: true,
-			reason: report.ReasonNoEvidence, webCalls: -1},
+			reason: report.ReasonInvalidInput, webCalls: -1},
 		{name: "skip word in the query", query: "随意契約 上限額 ローカルのみ", root: sample, local: localOf(sampleIx, sample), web: okWeb(),
 			want: []string{report.SentenceWebSkippedByUser, "クエリ中の「ローカルのみ」"}, section: 2, deep: report.DeepSkipUser, webCalls: 0},
 		{name: "skip-web flag", query: "随意契約 上限額", root: sample, local: localOf(sampleIx, sample), web: okWeb(), skipWeb: true,
