@@ -180,3 +180,20 @@ func TestConclusionWithoutAboutIsShort(t *testing.T) {
 		t.Errorf("%d key points, want %d: %+v", len(c.Points), maxFillerPoints, c.Points)
 	}
 }
+
+// A question typed on several lines makes a title of one line.
+func TestTitleOfAQuestionOnSeveralLines(t *testing.T) {
+	sample := researchtest.Sample(t)
+	ix := openIndex(t, sample)
+	out, _, err := runIn(t, Options{Query: "随意契約の\n上限額", SourceRoot: sample, Local: localOf(ix, sample), SkipWeb: true, Timestamp: testNow()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	md, err := os.ReadFile(out.Finalized.Report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first, _, _ := strings.Cut(string(md), "\n"); first != "# 調査レポート: 随意契約の 上限額" {
+		t.Errorf("title %q", first)
+	}
+}

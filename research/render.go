@@ -39,7 +39,8 @@ func webLink(e web.Entry) string {
 func Render(r *Report) ([]byte, error) {
 	var b bytes.Buffer
 	ts := r.Timestamp.UTC()
-	fmt.Fprintf(&b, "# 調査レポート: %s\n\n", report.Text(r.Query))
+	// A question typed on several lines is one title.
+	fmt.Fprintf(&b, "# 調査レポート: %s\n\n", report.Text(strings.Join(strings.Fields(r.Query), " ")))
 	fmt.Fprintf(&b, "- 調査日時: %s（UTC）\n", ts.Format(time.RFC3339))
 	fmt.Fprintf(&b, "- 資料ルート: %s\n", report.Text(filepath.ToSlash(r.SourceRoot)))
 	fmt.Fprintf(&b, "- クエリ理解: %s\n", understandingLine(r.Understanding))
