@@ -17,12 +17,9 @@ const contextLines = 2
 // scattered over a whole file make a citation of none of them.
 const windowLines = 8
 
-// tableHeaderLines and tableHeaderChars bound how far a snippet that
-// starts inside a table reaches back for its header row.
-const (
-	tableHeaderLines = 6
-	tableHeaderChars = 400
-)
+// tableHeaderLines bounds how far a snippet that starts inside a table
+// reaches back for its header row.
+const tableHeaderLines = 6
 
 // snippetOf cuts a snippet from lines from..to (1-based, inclusive): the
 // window of whole lines that holds the most distinct words (folded) within
@@ -121,17 +118,16 @@ func snippetOf(lines []string, from, to int, words []string, maxChars int, highl
 		b--
 	}
 	// A snippet that starts inside a table starts at its header row, when
-	// that is near: 2,000円 means little without the row that names the
-	// columns.
+	// that is near and fits the snippet's characters: 2,000円 means little
+	// without the row that names the columns.
 	if row := func(i int) bool { return strings.HasPrefix(strings.TrimSpace(lines[from-1+i]), "|") }; row(a) {
-		h := a
+		h, hc := a, c
 		for h > 0 && row(h-1) && a-h < tableHeaderLines {
 			h--
+			hc += chars[h] + 1
 		}
-		if h < a && (h == 0 || !row(h-1)) {
-			for ; a > h && c+chars[a-1]+1 <= maxChars+tableHeaderChars; a-- {
-				c += chars[a-1] + 1
-			}
+		if h < a && (h == 0 || !row(h-1)) && hc <= maxChars {
+			a, c = h, hc
 		}
 	}
 	m := Match{StartLine: from + a, EndLine: from + b}
