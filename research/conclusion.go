@@ -91,7 +91,7 @@ func BuildConclusion(r *Report) Conclusion {
 		srcs = append(srcs, source{ref: h.Ref, where: h.Path, hit: h})
 	}
 	c := Conclusion{Points: []Point{}, Conflicts: []Conflict{}, Preferences: []Note{}, Currentness: []CurrentnessNote{}, Unverified: []Note{}, ToVerify: []Note{}}
-	q := question{asked: askedOf(r.Query), values: factsOf(r.Query, 0)}
+	q := question{asked: askedOf(r.Query), values: factsOf(r.Query, 0), shape: shapeOf(r.Query)}
 	for _, w := range r.Local.Content {
 		// What a passage must hold to be about the question: not the
 		// year or 当時 of a historical question, nor a lone character
@@ -132,6 +132,23 @@ type question struct {
 	words    [][]string // content words
 	synonyms []string   // folded, of more than one character
 	values   []fact     // the amounts, quantities and dates it names
+	// shape matches a line that states the asked number the way the
+	// question asks it (何か月先まで: 2か月先まで), nil for none.
+	shape *regexp.Regexp
+}
+
+// askedShape is a question's 何 with its unit and what bounds it: 何か月先
+// まで, 何日前, 何文字以上.
+var askedShape = regexp.MustCompile(`何(文字|桁|営業日|日|時間|分|回|か月|ヶ月|カ月|年|歳|人|名|社|件|泊|週間)((?:前|後|先|以上|以下|以内|未満|まで|目)+)`)
+
+// shapeOf returns the pattern of a line that answers a question's 何 in
+// its own words, or nil.
+func shapeOf(query string) *regexp.Regexp {
+	m := askedShape.FindStringSubmatch(analyzer.Fold(query))
+	if m == nil {
+		return nil
+	}
+	return regexp.MustCompile(`[0-9][0-9,]*` + regexp.QuoteMeta(m[1]+m[2]))
 }
 
 // held counts the question's words a folded text holds, a synonym of
@@ -349,6 +366,9 @@ func mainPoint(s source, q question) (Point, int) {
 				n += 3
 				if q.statesValue(fs) {
 					n += 12 // the question's own amount (5万円)
+				}
+				if q.shape != nil && q.shape.MatchString(analyzer.Fold(t)) {
+					n += 24 // 2か月先まで for 何か月先まで: the answer, as asked
 				}
 			}
 			// A line that states the asked value, or leads into the

@@ -181,3 +181,24 @@ func TestRowKind(t *testing.T) {
 		}
 	}
 }
+
+// A line that states the asked number the way the question asks it
+// (何か月先まで: 2か月先まで) is the point, over one that states another
+// number of the same unit.
+func TestPointStatesTheNumberAsAsked(t *testing.T) {
+	text := "# 会議室予約の手順\n\n繰り返し予約の有効期間は3か月で、予約は期間終了前に再登録する。\n予約できるのは2か月先までです。\n"
+	h := docHit("L1", "手順/会議室予約の手順.md", text, 3, 4)
+	for off := 0; ; {
+		i := strings.Index(h.Match.Snippet[off:], "予約")
+		if i < 0 {
+			break
+		}
+		h.Match.Highlights = append(h.Match.Highlights, [2]int{off + i, off + i + len("予約")})
+		off += i + len("予約")
+	}
+	r := &Report{Query: "会議室は何か月先まで予約できますか", Local: LocalPhase{Hits: []Hit{h}, Content: []string{"会議", "予約"}}, SkipWeb: true}
+	c := BuildConclusion(r)
+	if len(c.Points) == 0 || c.Points[0].Line != 4 {
+		t.Errorf("points %+v, want L4 (2か月先まで)", c.Points)
+	}
+}
