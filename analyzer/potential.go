@@ -16,6 +16,19 @@ var eToU = map[string]string{
 // the derived word is not one verb the dictionary knows (決める gives no
 // 決む). The base may be a stop word (もらえる → もらう).
 func PotentialBase(term string) (base string, ok bool) {
+	return potentialBase(term)
+}
+
+// Potential returns the verb a verb token is the potential form of (see
+// PotentialBase); ok is false for any other token.
+func (t Token) Potential() (base string, ok bool) {
+	if t.POS != "動詞,自立" {
+		return "", false
+	}
+	return potentialBase(t.Term)
+}
+
+func potentialBase(term string) (base string, ok bool) {
 	stem, found := strings.CutSuffix(term, "る")
 	if !found || stem == "" {
 		return "", false

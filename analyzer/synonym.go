@@ -280,7 +280,7 @@ func (s *Synonyms) Entries(query string) []Entry {
 	bases := make([]string, len(toks))
 	for i, t := range toks {
 		starts[t.Start], ends[t.End] = true, true
-		if b, ok := PotentialBase(t.Term); ok && t.POS == "動詞,自立" {
+		if b, ok := t.Potential(); ok {
 			bases[i] = b
 		}
 	}

@@ -232,7 +232,7 @@ func planRanked(q Query, opts SearchOptions) rankedPlan {
 	// The verbs a potential form (休める) is made from (休む), by term.
 	potential := map[string]string{}
 	for i, t := range toks {
-		if base, ok := analyzer.PotentialBase(t.Term); ok && t.POS == "動詞,自立" {
+		if base, ok := t.Potential(); ok {
 			if analyzer.IsStopWord(base) {
 				continue
 			}
