@@ -54,7 +54,7 @@ test-corpus:
 	fi
 
 corpus:
-	../shared/bench/make-corpus.sh $(CORPUS)
+	./scripts/bench/make-corpus.sh $(CORPUS)
 
 # Build, index the bundled sample corpus, search it, and run a research
 # query offline; the last line links the report.

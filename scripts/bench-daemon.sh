@@ -4,7 +4,6 @@
 #   scripts/bench-daemon.sh CORPUS LWR WORKDIR
 set -euo pipefail
 corpus=$1 lwr=$2 work=$3
-bench=../shared/bench
 command -v rg >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ripgrep >/dev/null; }
 
 stats() {
@@ -18,7 +17,7 @@ PY
 now() { date +%s%N; }
 ms() { echo $(( ($2 - $1) / 1000 ))e-3; }
 
-mapfile -t queries < <(tail -n +2 "$bench/dev-queries.tsv" | cut -f2)
+mapfile -t queries < <(tail -n +2 index/testdata/dev-queries.tsv | cut -f2)
 
 # start_daemon ROOT CACHE: starts lwr index watch and waits for its first sync.
 daemon=

@@ -8,7 +8,7 @@
 set -euo pipefail
 corpus=$1 lwr=$2 work=$3
 here=$(cd "$(dirname "$0")" && pwd)
-bench=$(cd "$here/.." && pwd)/../shared/bench
+repo=$(cd "$here/.." && pwd)
 
 stats() {
   local name=$1 unit=$2; shift 2
@@ -20,7 +20,7 @@ PY
 }
 now() { date +%s%N; }
 ms() { echo $(( ($2 - $1) / 1000 ))e-3; }
-mapfile -t queries < <(tail -n +2 "$bench/dev-queries.tsv" | cut -f2)
+mapfile -t queries < <(tail -n +2 "$repo/index/testdata/dev-queries.tsv" | cut -f2)
 
 cache=$work/research-cache
 ws=$work/research-ws

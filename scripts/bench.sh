@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # make bench: speed, memory and relevance of lwr on the bench corpus of
-# ../shared/bench/make-corpus.sh (built here if missing). Every figure is
+# scripts/bench/make-corpus.sh (built here if missing). Every figure is
 # measured several times in this run and printed as median (min–max).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 corpus=$(realpath -m "${1:-.bench/corpus}")
-bench=../shared/bench
+bench=scripts/bench
 runs=${RUNS:-3}
 lwr=$PWD/bin/lwr
 work=$(mktemp -d)
@@ -70,7 +70,7 @@ go test -run '^$' -bench 'BenchmarkLoad' -benchmem -count "$runs" ./analyzer/the
 echo "synonyms: embedded $(stat -c %s analyzer/thesaurus/sudachi.tsv.gz | awk '{printf "%.2f MB", $1/1e6}') of a $(stat -c %s "$lwr" | awk '{printf "%.1f MB", $1/1e6}') binary; index on disk is the same with and without"
 
 # One-shot lwr search, process start to exit, no daemon.
-mapfile -t queries < <(tail -n +2 "$bench/dev-queries.tsv" | cut -f2)
+mapfile -t queries < <(tail -n +2 index/testdata/dev-queries.tsv | cut -f2)
 shot=()
 for i in $(seq 10); do
   q=${queries[$((i % ${#queries[@]}))]}
@@ -81,7 +81,7 @@ stats "one-shot lwr search (no daemon), wall" s "${shot[@]}"
 
 # Relevance on the development queries, and on the check queries kept out
 # of tuning.
-for qs in "$bench/dev-queries.tsv" "$(dirname "$0")/../index/testdata/check-queries.tsv"; do
+for qs in index/testdata/dev-queries.tsv "$(dirname "$0")/../index/testdata/check-queries.tsv"; do
   LWR="$lwr" LWR_ARGS="--source-root $corpus --cache-dir $work/cache" "$bench/run-lwr.sh" "$qs" "$work/run.tsv" 2>/dev/null
   echo "relevance on $qs:"
   python3 "$bench/eval.py" "$qs" "$work/run.tsv" | sed 's/^/  /'

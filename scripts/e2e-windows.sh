@@ -5,11 +5,11 @@
 # --skip-web with every link of the report checked, validate, the daemon
 # started detached, a search answered through it, a second daemon
 # refused, and index stop. WINEPREFIX must be a prefix prepared by
-# ../shared/windows/wine-prefix.sh (scripts/test-windows.sh does it).
+# scripts/windows/wine-prefix.sh (scripts/test-windows.sh does it).
 #   scripts/e2e-windows.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
-: "${WINEPREFIX:?set WINEPREFIX to a prefix prepared by ../shared/windows/wine-prefix.sh}"
+: "${WINEPREFIX:?set WINEPREFIX to a prefix prepared by scripts/windows/wine-prefix.sh}"
 export WINEDEBUG=-all
 wine=/usr/lib/wine/wine64
 work=$(mktemp -d /tmp/lwr-e2e-XXXXXX)

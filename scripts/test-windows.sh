@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
-# The Windows build under Wine (../shared/windows/README.md): prepares the
+# The Windows build under Wine (scripts/windows/README.md): prepares the
 # Wine prefix, runs the package tests of the Windows build through the exec
 # wrapper, then drives lwr.exe end to end (scripts/e2e-windows.sh).
 #   scripts/test-windows.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
-shared=$(cd ../shared/windows && pwd)
+win=$(cd scripts/windows && pwd)
 export WINEPREFIX=${WINEPREFIX:-/tmp/lwr-wine} WINEDEBUG=-all
-"$shared/wine-prefix.sh"
+"$win/wine-prefix.sh"
 # Every package but the commands, whose tests start lwr processes with
 # `go build` (lwr.exe is driven by the end-to-end script instead).
 pkgs=$(go list ./... | grep -v '/cmd/lwr$' | grep -v '/third_party/')
-PATH="$shared/bin:$PATH" GOOS=windows GOARCH=amd64 go test -count=1 $pkgs
+PATH="$win/bin:$PATH" GOOS=windows GOARCH=amd64 go test -count=1 $pkgs
 ./scripts/e2e-windows.sh
