@@ -42,6 +42,10 @@ stats "full build, wall" s "${walls[@]}"
 stats "full build, peak RSS" MiB "${rss[@]}"
 stats "index on disk" MB "${sizes[@]}"
 
+# The full build against Groonga with TokenMecab on the same documents, in
+# one paired run (cpu and peak memory ratios).
+"$bench/groonga.sh" "$corpus" "$lwr" "$work/groonga" "$runs"
+
 # No-op build of the unchanged tree.
 noop=()
 for i in $(seq 7); do
