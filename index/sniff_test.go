@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"golang.org/x/text/encoding/japanese"
+
+	"lwr/config/configtest"
 )
 
 func TestLooksText(t *testing.T) {
@@ -44,7 +46,7 @@ func TestExtensionlessFiles(t *testing.T) {
 		"bin/tool":     "\x7fELF\x02\x01\x01\x00\x00\x00有給休暇",
 		"規程/就業規則.md":   "# 就業規則\n\n有給休暇は年10日。\n",
 	})
-	ix := openTest(t, root, t.TempDir())
+	ix := openTest(t, root, configtest.TempDir(t))
 	var skips []string
 	st := mustBuild(t, ix, BuildOptions{OnSkip: func(p, why string) { skips = append(skips, p+": "+why) }})
 	if st.Files != 4 || !slices.Equal(skips, []string{"bin/tool: it has no extension and is not text"}) {
