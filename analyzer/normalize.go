@@ -9,19 +9,14 @@ import (
 
 // Fold is the normalization every comparison in lwr uses: Unicode NFKC
 // (full-width ASCII to half-width, half-width katakana to full-width),
-// lower case, the wave dash 〜 folded to "~" (NFKC already maps ～ to it),
-// and the spaces between two Japanese characters dropped (a heading
-// justified as 「総　則」 or 「雑 則」 reads 総則; see cjkSpace). Literal
-// (full-text) search compares Fold(query) with Fold(text).
+// lower case, and the wave dash 〜 folded to "~" (NFKC already maps ～ to it).
+// It keeps every space, so that a folded query still splits into its words.
 func Fold(s string) string {
 	if isPlainASCII(s) {
 		if !hasUpper(s) {
 			return s
 		}
 		return strings.ToLower(s)
-	}
-	if hasCJKSpace(s) {
-		s = dropCJKSpaces(s)
 	}
 	if isStable(s) {
 		return s
@@ -32,6 +27,17 @@ func Fold(s string) string {
 		s = strings.ReplaceAll(s, "〜", "~")
 	}
 	return s
+}
+
+// FoldText is Fold with the spaces between two Japanese characters
+// dropped (a heading justified as 「総　則」 or 「雑 則」 reads 総則; see
+// cjkRune): what the analyzer, the bigram view and literal (full-text)
+// search compare, FoldText(query word) with FoldText(text).
+func FoldText(s string) string {
+	if !isPlainASCII(s) && hasCJKSpace(s) {
+		s = dropCJKSpaces(s)
+	}
+	return Fold(s)
 }
 
 // folded is a line after folding with, for every byte of it, the byte range
@@ -212,7 +218,7 @@ func hasUpper(s string) bool {
 	return false
 }
 
-// FoldMapped folds s like Fold and also returns, for every byte of the
+// FoldMapped folds s like FoldText and also returns, for every byte of the
 // result, the start and end offsets in s of the characters it came from;
 // both are nil when the result has the same bytes as s but for ASCII case.
 func FoldMapped(s string) (folded string, start, end []int) {
@@ -307,7 +313,7 @@ func dropCJKSpaces(s string) string {
 // JoinLines is text with every line break within a paragraph (between two
 // lines that hold text) and the white space around it made one space, so
 // that a phrase wrapped over two lines (a PDF's line, a hard-wrapped
-// Markdown paragraph) reads as one: Fold then drops the space between two
+// Markdown paragraph) reads as one: FoldText then drops the space between two
 // Japanese characters (就業に関 / する → 就業に関する) and keeps it
 // between words (quick / brown → quick brown). A blank line still parts
 // paragraphs.

@@ -43,7 +43,7 @@ type bleveBigram struct{}
 func (bleveBigram) Analyze(input []byte) analysis.TokenStream {
 	var ts analysis.TokenStream
 	pos := 0
-	eachBigram(Fold(JoinLines(string(input))), func(g string, a, b int) {
+	eachBigram(FoldText(JoinLines(string(input))), func(g string, a, b int) {
 		pos++
 		ts = append(ts, &analysis.Token{Term: []byte(g), Start: a, End: b, Position: pos, Type: analysis.Double})
 	})

@@ -9,6 +9,10 @@ import (
 // 第１章　総　　則) fold to the words they spell; spaces next to Latin
 // words, ASCII digits and punctuation stay.
 func TestFoldDropsSpacesBetweenJapanese(t *testing.T) {
+	// Fold keeps them: a folded query still splits into its words.
+	if got := Fold("電子契約 押印"); got != "電子契約 押印" {
+		t.Errorf("Fold = %q", got)
+	}
 	for _, c := range []struct{ in, want string }{
 		{"雑 則", "雑則"},
 		{"総　則", "総則"},
@@ -25,8 +29,8 @@ func TestFoldDropsSpacesBetweenJapanese(t *testing.T) {
 		{"雑\n則", "雑\n則"},
 		{" 雑則 ", " 雑則 "},
 	} {
-		if got := Fold(c.in); got != c.want {
-			t.Errorf("Fold(%q) = %q, want %q", c.in, got, c.want)
+		if got := FoldText(c.in); got != c.want {
+			t.Errorf("FoldText(%q) = %q, want %q", c.in, got, c.want)
 		}
 		f := foldMapped(c.in)
 		if f.text != c.want {
@@ -73,8 +77,8 @@ func TestJoinLines(t *testing.T) {
 		if got != c.want {
 			t.Errorf("JoinLines(%q) = %q, want %q", c.in, got, c.want)
 		}
-		if f := Fold(got); f != c.folded {
-			t.Errorf("Fold(JoinLines(%q)) = %q, want %q", c.in, f, c.folded)
+		if f := FoldText(got); f != c.folded {
+			t.Errorf("FoldText(JoinLines(%q)) = %q, want %q", c.in, f, c.folded)
 		}
 	}
 	// A phrase wrapped over a line break has its bigrams.

@@ -95,7 +95,7 @@ func bruteForce(t *testing.T, root string, words []string, texts map[string]stri
 	for rel, f := range texts {
 		ok := true
 		for _, w := range words {
-			if !strings.Contains(f, analyzer.Fold(w)) {
+			if !strings.Contains(f, analyzer.FoldText(w)) {
 				ok = false
 				break
 			}
@@ -123,7 +123,7 @@ func TestCorpusFullTextEqualsBruteForce(t *testing.T) {
 			return err
 		}
 		rel, _ := filepath.Rel(root, p)
-		texts[filepath.ToSlash(rel)] = analyzer.Fold(analyzer.JoinLines(string(b)))
+		texts[filepath.ToSlash(rel)] = analyzer.FoldText(analyzer.JoinLines(string(b)))
 		return nil
 	})
 	if err != nil {

@@ -47,7 +47,7 @@ func snippetOf(lines []string, from, to int, words []string, maxChars int, highl
 		if strings.TrimSpace(l) == "" {
 			continue
 		}
-		fl := analyzer.Fold(l)
+		fl := analyzer.FoldText(l)
 		for j, w := range words {
 			if strings.Contains(fl, w) {
 				masks[i] |= 1 << j
@@ -162,7 +162,7 @@ func crossWords(a, b string, words []string, have uint64) uint64 {
 	if ta == "" || tb == "" {
 		return 0
 	}
-	last, _ := utf8.DecodeLastRuneInString(analyzer.Fold(ta))
+	last, _ := utf8.DecodeLastRuneInString(analyzer.FoldText(ta))
 	var joined string
 	var m uint64
 	for j, w := range words {
@@ -170,7 +170,7 @@ func crossWords(a, b string, words []string, have uint64) uint64 {
 			continue
 		}
 		if joined == "" {
-			joined = analyzer.Fold(analyzer.JoinLines(ta + "\n" + tb))
+			joined = analyzer.FoldText(analyzer.JoinLines(ta + "\n" + tb))
 		}
 		if strings.Contains(joined, w) {
 			m |= 1 << j
