@@ -5,14 +5,14 @@ import (
 	"unicode/utf8"
 )
 
-// Bigrams returns the bigram view of text: the text is folded (see Fold),
-// cut at white space into runs, and every run yields each pair of adjacent
+// Bigrams returns the bigram view of text: the text's lines are joined
+// (see JoinLines) and folded (see FoldText), cut at white space into runs, and every run yields each pair of adjacent
 // characters plus its last character alone. Every literal substring of a
 // folded run then has all its pairs (or, for one character, a term starting
 // with it) in the view, which is what full-text candidate search relies on.
 func Bigrams(text string) []string {
 	var out []string
-	eachBigram(Fold(text), func(g string, _, _ int) { out = append(out, g) })
+	eachBigram(FoldText(JoinLines(text)), func(g string, _, _ int) { out = append(out, g) })
 	return out
 }
 
@@ -46,7 +46,7 @@ func eachBigram(t string, fn func(g string, a, b int)) {
 // bigram view, in order. A one-character word returns nil: search it as a
 // prefix of the view's terms.
 func QueryBigrams(word string) []string {
-	w := Fold(word)
+	w := FoldText(word)
 	var out []string
 	seen := map[string]bool{}
 	prev := -1

@@ -10,7 +10,7 @@ import (
 // Fold is the normalization every comparison in lwr uses: Unicode NFKC
 // (full-width ASCII to half-width, half-width katakana to full-width),
 // lower case, and the wave dash 〜 folded to "~" (NFKC already maps ～ to it).
-// Literal (full-text) search compares Fold(query) with Fold(text).
+// It keeps every space, so that a folded query still splits into its words.
 func Fold(s string) string {
 	if isPlainASCII(s) {
 		if !hasUpper(s) {
@@ -27,6 +27,17 @@ func Fold(s string) string {
 		s = strings.ReplaceAll(s, "〜", "~")
 	}
 	return s
+}
+
+// FoldText is Fold with the spaces between two Japanese characters
+// dropped (a heading justified as 「総　則」 or 「雑 則」 reads 総則; see
+// cjkRune): what the analyzer, the bigram view and literal (full-text)
+// search compare, FoldText(query word) with FoldText(text).
+func FoldText(s string) string {
+	if !isPlainASCII(s) && hasCJKSpace(s) {
+		s = dropCJKSpaces(s)
+	}
+	return Fold(s)
 }
 
 // folded is a line after folding with, for every byte of it, the byte range
@@ -60,7 +71,8 @@ func foldMapped(s string) folded {
 		}
 		return folded{text: s}
 	}
-	if isStable(s) {
+	drop := hasCJKSpace(s)
+	if !drop && isStable(s) {
 		return folded{text: s}
 	}
 	var b strings.Builder
@@ -68,6 +80,12 @@ func foldMapped(s string) folded {
 	start := make([]int, 0, len(s))
 	end := make([]int, 0, len(s))
 	for i := 0; i < len(s); {
+		if drop {
+			if j := cjkSpaceEnd(s, i); j > i {
+				i = j // no folded byte comes of these
+				continue
+			}
+		}
 		if r, n := utf8.DecodeRuneInString(s[i:]); r >= utf8.RuneSelf && stableRune(r) {
 			if nr, _ := utf8.DecodeRuneInString(s[i+n:]); i+n == len(s) || stableRune(nr) {
 				for k := 0; k < n; k++ {
@@ -200,10 +218,126 @@ func hasUpper(s string) bool {
 	return false
 }
 
-// FoldMapped folds s like Fold and also returns, for every byte of the
+// FoldMapped folds s like FoldText and also returns, for every byte of the
 // result, the start and end offsets in s of the characters it came from;
 // both are nil when the result has the same bytes as s but for ASCII case.
 func FoldMapped(s string) (folded string, start, end []int) {
 	f := foldMapped(s)
 	return f.text, f.start, f.end
+}
+
+// Spaces between Japanese characters are set in justified headings
+// (「第１章　総　　則」, 「雑 則」) and come of PDFs that space each
+// character: they are dropped, so that 総則 is one word for the analyzer
+// and full-text search alike. Only a run of spaces (U+0020, the
+// ideographic space U+3000, the no-break space) with a Japanese character
+// on both sides is dropped: kanji, hiragana, katakana (also half-width), ー,
+// 々, and the full-width digits of 「第１章」; never a space next to a
+// Latin letter, an ASCII digit or punctuation, nor a tab or a line break.
+
+// cjkRune reports a character on either side of a dropped space.
+func cjkRune(r rune) bool {
+	switch {
+	case r >= 0x4E00 && r <= 0x9FFF, r >= 0x3400 && r <= 0x4DBF, r >= 0xF900 && r <= 0xFAFF, r >= 0x20000 && r <= 0x3FFFF: // kanji
+		return true
+	case r >= 0x3041 && r <= 0x309F, r >= 0x30A1 && r <= 0x30FA, r == 0x30FC, r == 0x30FD, r == 0x30FE: // kana, ー, ゝ
+		return true
+	case r == 0x3005 || r == 0x3006 || r == 0x30F6: // 々 〆 ヶ
+		return true
+	case r >= 0xFF10 && r <= 0xFF19: // full-width digits
+		return true
+	case r >= 0xFF66 && r <= 0xFF9D: // half-width katakana (not the sound marks, which join the character before)
+		return true
+	}
+	return false
+}
+
+func isFoldSpace(r rune) bool { return r == ' ' || r == 0x3000 || r == 0xA0 }
+
+// cjkSpaceEnd returns the end of the run of spaces at i when it stands
+// between two Japanese characters, else i.
+func cjkSpaceEnd(s string, i int) int {
+	if i == 0 || i >= len(s) {
+		return i
+	}
+	r, _ := utf8.DecodeRuneInString(s[i:])
+	if !isFoldSpace(r) {
+		return i
+	}
+	if p, _ := utf8.DecodeLastRuneInString(s[:i]); !cjkRune(p) {
+		return i
+	}
+	j := i
+	for j < len(s) {
+		r, n := utf8.DecodeRuneInString(s[j:])
+		if !isFoldSpace(r) {
+			if cjkRune(r) {
+				return j
+			}
+			return i
+		}
+		j += n
+	}
+	return i
+}
+
+// hasCJKSpace reports whether s has a space that Fold drops.
+func hasCJKSpace(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case ' ', 0xE3, 0xC2: // ' ', the first byte of U+3000, of U+00A0
+			if cjkSpaceEnd(s, i) > i {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// dropCJKSpaces drops the spaces that Fold drops.
+func dropCJKSpaces(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); {
+		if j := cjkSpaceEnd(s, i); j > i {
+			i = j
+			continue
+		}
+		_, n := utf8.DecodeRuneInString(s[i:])
+		b.WriteString(s[i : i+n])
+		i += n
+	}
+	return b.String()
+}
+
+// JoinLines is text with every line break within a paragraph (between two
+// lines that hold text) and the white space around it made one space, so
+// that a phrase wrapped over two lines (a PDF's line, a hard-wrapped
+// Markdown paragraph) reads as one: FoldText then drops the space between two
+// Japanese characters (就業に関 / する → 就業に関する) and keeps it
+// between words (quick / brown → quick brown). A blank line still parts
+// paragraphs.
+func JoinLines(s string) string {
+	if !strings.Contains(s, "\n") {
+		return s
+	}
+	lines := strings.Split(s, "\n")
+	var b strings.Builder
+	b.Grow(len(s))
+	for k, l := range lines {
+		if k > 0 {
+			prev := strings.TrimSpace(lines[k-1])
+			if prev != "" && strings.TrimSpace(l) != "" {
+				b.WriteByte(' ')
+				l = strings.TrimLeft(l, " \t\u3000")
+			} else {
+				b.WriteByte('\n')
+			}
+		}
+		if k < len(lines)-1 && strings.TrimSpace(l) != "" && strings.TrimSpace(lines[k+1]) != "" {
+			l = strings.TrimRight(l, " \t\r\u3000")
+		}
+		b.WriteString(l)
+	}
+	return b.String()
 }

@@ -34,14 +34,16 @@ func (b bleveJapanese) Analyze(input []byte) analysis.TokenStream {
 	return ts
 }
 
-// bleveBigram adapts the bigram view to Bleve. Its offsets are into the
-// folded text: the field keeps no term vectors, so nothing reads them.
+// bleveBigram adapts the bigram view to Bleve: the text's lines joined
+// (JoinLines), so that a phrase wrapped over two lines has its bigrams.
+// Its offsets are into the folded text: the field keeps no term vectors,
+// so nothing reads them.
 type bleveBigram struct{}
 
 func (bleveBigram) Analyze(input []byte) analysis.TokenStream {
 	var ts analysis.TokenStream
 	pos := 0
-	eachBigram(Fold(string(input)), func(g string, a, b int) {
+	eachBigram(FoldText(JoinLines(string(input))), func(g string, a, b int) {
 		pos++
 		ts = append(ts, &analysis.Token{Term: []byte(g), Start: a, End: b, Position: pos, Type: analysis.Double})
 	})

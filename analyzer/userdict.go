@@ -103,13 +103,14 @@ func parseUserDict(data []byte) (dict.UserDictRecords, string, error) {
 			continue
 		}
 		word, reading, _ := strings.Cut(l, ",")
+		spaced := strings.ContainsFunc(strings.TrimSpace(word), unicode.IsSpace) // before Fold drops a space between kanji
 		word, reading = Fold(strings.TrimSpace(word)), strings.TrimSpace(reading)
 		switch {
 		case strings.Contains(reading, ","):
 			return nil, "", fmt.Errorf("line %d: %q: one comma at most (\"word\" or \"word,reading\")", n, l)
 		case word == "":
 			return nil, "", fmt.Errorf("line %d has no word before the comma", n)
-		case strings.ContainsFunc(word, unicode.IsSpace) || strings.ContainsAny(reading, ", \t"):
+		case spaced || strings.ContainsAny(reading, ", \t"):
 			return nil, "", fmt.Errorf("line %d: %q: one word a line, no spaces (\"word\" or \"word,reading\")", n, l)
 		case utf8.RuneCountInString(word) > maxUserWordRune:
 			return nil, "", fmt.Errorf("line %d: a word of more than %d characters", n, maxUserWordRune)

@@ -88,14 +88,14 @@ func TestCorpusSnippetsAreExactLines(t *testing.T) {
 	t.Logf("corpus: %d queries, %d matches, every snippet exact", len(queries), matches)
 }
 
-// bruteForce returns the files of the corpus whose folded text holds every
-// folded word, by reading them all.
+// bruteForce returns the files of the corpus whose folded text, its lines
+// joined, holds every folded word, by reading them all.
 func bruteForce(t *testing.T, root string, words []string, texts map[string]string) []string {
 	var out []string
 	for rel, f := range texts {
 		ok := true
 		for _, w := range words {
-			if !strings.Contains(f, analyzer.Fold(w)) {
+			if !strings.Contains(f, analyzer.FoldText(w)) {
 				ok = false
 				break
 			}
@@ -123,7 +123,7 @@ func TestCorpusFullTextEqualsBruteForce(t *testing.T) {
 			return err
 		}
 		rel, _ := filepath.Rel(root, p)
-		texts[filepath.ToSlash(rel)] = analyzer.Fold(string(b))
+		texts[filepath.ToSlash(rel)] = analyzer.FoldText(analyzer.JoinLines(string(b)))
 		return nil
 	})
 	if err != nil {

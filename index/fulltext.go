@@ -41,7 +41,7 @@ func (ix *Index) fullText(ctx context.Context, q Query, opts SearchOptions) (*Re
 	var words []string
 	seen := map[string]bool{}
 	for _, w := range q.Words {
-		f := analyzer.Fold(w.Text)
+		f := analyzer.FoldText(w.Text)
 		if strings.TrimSpace(f) != "" && !seen[f] {
 			seen[f] = true
 			words = append(words, f)
@@ -133,14 +133,15 @@ func (ix *Index) fullText(ctx context.Context, q Query, opts SearchOptions) (*Re
 	return res, nil
 }
 
-// verifyLiteral reads a candidate file and checks that it holds every word.
+// verifyLiteral reads a candidate file and checks that it holds every word,
+// within a line or across one line break (see analyzer.JoinLines).
 func (ix *Index) verifyLiteral(rel string, words []string, maxChars int, highlight bool) (Match, bool, error) {
 	cur, ok := ix.readCurrent(rel)
 	if !ok {
 		return Match{}, false, nil
 	}
 	text := cur.text
-	f := analyzer.Fold(text)
+	f := analyzer.FoldText(analyzer.JoinLines(text)) // a word may run over one line break
 	occ := 0
 	for _, w := range words {
 		c := strings.Count(f, w)

@@ -11,12 +11,16 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/text/encoding/japanese"
+	"golang.org/x/text/unicode/norm"
 )
 
 // A file's name is shown (in results, citations, reports, JSON) as valid
 // UTF-8 without control characters, so that it can be read and quoted;
 // names that are not are shown, segment by segment:
 //
+//   - a segment of valid UTF-8 in Unicode NFC: the decomposed names of
+//     macOS, zip archives and git (ひ + U+3099) are composed, so that the
+//     name reads, compares and is typed as people write it;
 //   - a segment that is valid Shift_JIS (CP932) and reads back to the same
 //     bytes (a Japanese Windows zip unpacked on Linux or macOS) as the
 //     text it encodes: 規程.md;
@@ -32,7 +36,7 @@ import (
 // slashes, the bytes the file system gave) is shown.
 func ShownName(rel string) string {
 	if plainName(rel) {
-		return rel
+		return nfc(rel)
 	}
 	segs := strings.Split(rel, "/")
 	for i, s := range segs {
@@ -64,14 +68,22 @@ func plainName(s string) bool {
 
 var cp932 = japanese.ShiftJIS
 
+// nfc is s in Unicode NFC.
+func nfc(s string) string {
+	if norm.NFC.IsNormalString(s) {
+		return s
+	}
+	return norm.NFC.String(s)
+}
+
 func shownSegment(s string) string {
 	if plainName(s) {
-		return s
+		return nfc(s)
 	}
 	if !utf8.ValidString(s) {
 		if d, err := cp932.NewDecoder().String(s); err == nil && plainName(d) && !strings.ContainsRune(d, utf8.RuneError) {
 			if back, err := cp932.NewEncoder().String(d); err == nil && back == s {
-				return d
+				return nfc(d)
 			}
 		}
 	}
@@ -115,8 +127,9 @@ func EscapeBytes(s string) string {
 // Resolve returns the file (an absolute path in the file system's bytes)
 // that rel, a name as ShownName shows it, stands for under root: the name
 // itself when it exists, else, segment by segment, the one whose shown
-// form it is. A name no file stands for is returned as it is (opening it
-// then fails as it should).
+// form it is (its decomposed form, its bytes before %XX or Shift_JIS, or
+// else the folder's entry shown so). A name no file stands for is
+// returned as it is (opening it then fails as it should).
 func Resolve(root, rel string) string {
 	literal := filepath.Join(root, filepath.FromSlash(rel))
 	if _, err := os.Lstat(literal); !errors.Is(err, fs.ErrNotExist) || onlyItself(rel) {
@@ -126,16 +139,49 @@ func Resolve(root, rel string) string {
 	for _, seg := range strings.Split(rel, "/") {
 		next := filepath.Join(dir, seg)
 		if _, err := os.Lstat(next); errors.Is(err, fs.ErrNotExist) {
-			for _, c := range rawCandidates(seg) {
-				if _, err := os.Lstat(filepath.Join(dir, c)); err == nil && shownSegment(c) == seg {
-					next = filepath.Join(dir, c)
-					break
-				}
+			if raw, ok := rawSegment(dir, seg); ok {
+				next = filepath.Join(dir, raw)
 			}
 		}
 		dir = next
 	}
 	return dir
+}
+
+// maxScan bounds the entries of a folder read to find a shown name.
+const maxScan = 100_000
+
+// rawSegment finds the entry of dir that a shown segment stands for.
+func rawSegment(dir, seg string) (string, bool) {
+	want := seg
+	if plainName(seg) {
+		want = nfc(seg) // a name typed decomposed stands for the composed one too
+	}
+	for _, c := range rawCandidates(seg) {
+		if _, err := os.Lstat(filepath.Join(dir, c)); err == nil && shownSegment(c) == want {
+			return c, true
+		}
+	}
+	// A name in another mix of composed and decomposed characters than
+	// either form: the folder's entries, read in bounded steps.
+	f, err := os.Open(dir)
+	if err != nil {
+		return "", false
+	}
+	defer f.Close()
+	for n := 0; n < maxScan; {
+		names, err := f.Readdirnames(1024)
+		for _, name := range names {
+			if name != seg && shownSegment(name) == want {
+				return name, true
+			}
+		}
+		n += len(names)
+		if err != nil {
+			break
+		}
+	}
+	return "", false
 }
 
 // onlyItself reports a name that no other name is shown as: one with
@@ -150,7 +196,7 @@ func onlyItself(rel string) bool {
 }
 
 // rawCandidates are the names a shown segment may stand for: its %XX
-// undone, and its Shift_JIS encoding.
+// undone, its decomposed form (NFD) and its Shift_JIS encoding.
 func rawCandidates(seg string) []string {
 	var out []string
 	if strings.Contains(seg, "%") {
@@ -171,6 +217,9 @@ func rawCandidates(seg string) []string {
 		if ok {
 			out = append(out, string(b))
 		}
+	}
+	if d := norm.NFD.String(seg); d != seg {
+		out = append(out, d)
 	}
 	if e, err := cp932.NewEncoder().String(seg); err == nil && e != seg {
 		out = append(out, e)

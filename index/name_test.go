@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/text/encoding/japanese"
+	"golang.org/x/text/unicode/norm"
 
 	"lwr/config/configtest"
 )
@@ -125,5 +126,72 @@ func TestPathIn(t *testing.T) {
 		if got := pathIn(c.path, []string{c.pattern}); got != c.want {
 			t.Errorf("pathIn(%q, %q) = %v, want %v", c.path, c.pattern, got, c.want)
 		}
+	}
+}
+
+// TestDecomposedNames indexes files whose names are decomposed (NFD, as
+// macOS, zip archives and git leave them: ひ + U+3099) and finds, reads
+// and resolves each under its composed name, the one people type.
+func TestDecomposedNames(t *testing.T) {
+	root := configtest.TempDir(t)
+	composed := "規程/ひびき・ガイド.md"
+	files := map[string]string{
+		norm.NFD.String(composed):  "# ひびき\n\n有給休暇の申請は三日前までに行う。\n",
+		norm.NFD.String("ぶどう.txt"): "有給休暇の繰越は翌年度まで。\n",
+		// Half composed, half decomposed: found by reading the folder.
+		"ぶ" + norm.NFD.String("どう2.txt"): "有給休暇の付与日数。\n",
+	}
+	for name, body := range files {
+		p := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := os.Lstat(filepath.Join(root, "ぶどう.txt")); err == nil {
+		t.Skip("this file system composes names itself")
+	}
+	ix := openTest(t, root, configtest.TempDir(t))
+	mustBuild(t, ix, BuildOptions{})
+	want := []string{"ぶどう.txt", "ぶどう2.txt", composed}
+	for _, mode := range []Mode{Ranked, FullText} {
+		res := find(t, ix, "有給休暇", SearchOptions{Mode: mode, Limit: 10})
+		got := paths(res)
+		slices.Sort(got)
+		if !slices.Equal(got, want) {
+			t.Fatalf("%s: %+q, want %+q", mode, got, want)
+		}
+		for _, m := range res.Matches {
+			if m.StartLine == 0 || m.ModTime.IsZero() || !strings.Contains(m.Snippet, "有給休暇") {
+				t.Errorf("%s: %s has no lines: %+v", mode, m.Path, m)
+			}
+		}
+	}
+	for _, rel := range append(want, norm.NFD.String(composed)) {
+		f, err := ReadFile(root, Rules{}, rel)
+		if err != nil {
+			t.Errorf("ReadFile(%+q): %v", rel, err)
+			continue
+		}
+		if f.Rel != norm.NFC.String(rel) || !strings.Contains(strings.Join(f.Lines, "\n"), "有給休暇") {
+			t.Errorf("ReadFile(%+q) = %+q %q", rel, f.Rel, f.Lines)
+		}
+	}
+	if got := Resolve(root, composed); got != filepath.Join(root, norm.NFD.String(composed)) {
+		t.Errorf("Resolve = %+q", got)
+	}
+	// The composed twin of a decomposed name is one name too many.
+	if err := os.WriteFile(filepath.Join(root, composed), []byte("有給休暇の別の話。\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var skips []string
+	st, err := ix.Build(context.Background(), BuildOptions{OnSkip: func(p, why string) { skips = append(skips, p+": "+why) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(skips) != 1 || !strings.HasPrefix(skips[0], composed+": its name is shown as another file's") || st.Files != 3 {
+		t.Errorf("build: %+v, skipped %q", st, skips)
 	}
 }

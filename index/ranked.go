@@ -221,7 +221,7 @@ func planRanked(q Query, opts SearchOptions) rankedPlan {
 	seen := map[string]bool{}
 	lits := map[string]bool{}
 	addLit := func(s string) {
-		s = analyzer.Fold(strings.TrimSpace(s))
+		s = analyzer.FoldText(strings.TrimSpace(s))
 		if s != "" && !lits[s] && (utf8.RuneCountInString(s) > 1 || s[0] >= utf8.RuneSelf) {
 			lits[s] = true
 			p.literals = append(p.literals, s)
@@ -267,7 +267,7 @@ func planRanked(q Query, opts SearchOptions) rankedPlan {
 	}
 	for _, w := range q.Words {
 		if w.Quoted {
-			p.quoted = append(p.quoted, analyzer.Fold(w.Text))
+			p.quoted = append(p.quoted, analyzer.FoldText(w.Text))
 			addLit(w.Text)
 		}
 	}
@@ -676,7 +676,7 @@ func (ix *Index) snippet(rel string, start, end int, p rankedPlan, opts SearchOp
 	}
 	end = min(end, len(lines))
 	if len(quoted) > 0 {
-		f := analyzer.Fold(strings.Join(lines[start-1:end], "\n"))
+		f := analyzer.FoldText(strings.Join(lines[start-1:end], "\n"))
 		for _, w := range quoted {
 			if !strings.Contains(f, w) {
 				return Match{}, false, nil

@@ -48,7 +48,9 @@ func ReadFile(root string, rules Rules, rel string) (*File, error) {
 	if rel == "" || clean == "." || path.IsAbs(clean) || filepath.VolumeName(rel) != "" || clean == ".." || strings.HasPrefix(clean, "../") {
 		return refuse("is not inside the source root")
 	}
-	if why := rules.Excluded(clean); why != "" {
+	why := rules.Excluded(clean)
+	sniff := why == "extension" && extensionless(clean)
+	if why != "" && !sniff {
 		return refuse("is never indexed (" + why + ")")
 	}
 	croot, err := CanonicalRoot(root)
@@ -71,6 +73,11 @@ func ReadFile(root string, rules Rules, rel string) (*File, error) {
 		return refuse("is not a regular file")
 	case st.Size() > rules.MaxFileSize:
 		return refuse(fmt.Sprintf("is larger than index.max_file_size (%d bytes)", rules.MaxFileSize))
+	}
+	if sniff {
+		if why := sniffText(abs); why != "" {
+			return refuse("is never indexed (" + why + ")")
+		}
 	}
 	data, err := os.ReadFile(abs)
 	if err != nil {

@@ -29,7 +29,7 @@ const (
 	// with boosts and bonuses) and returns the best ones.
 	Ranked Mode = iota
 	// FullText returns every document whose text holds every query word
-	// literally (after Fold), ordered by the number of occurrences.
+	// literally (after FoldText), ordered by the number of occurrences.
 	FullText
 )
 
@@ -297,7 +297,7 @@ func (c current) locator(from, to int, words []string) *extract.Locator {
 	at := from
 	lines := Lines(c.text)
 	for n := from; n <= min(to, len(lines)); n++ {
-		f := analyzer.Fold(lines[n-1])
+		f := analyzer.FoldText(lines[n-1])
 		if slices.ContainsFunc(words, func(w string) bool { return w != "" && strings.Contains(f, w) }) {
 			at = n
 			break

@@ -47,13 +47,21 @@ func snippetOf(lines []string, from, to int, words []string, maxChars int, highl
 		if strings.TrimSpace(l) == "" {
 			continue
 		}
-		fl := analyzer.Fold(l)
+		fl := analyzer.FoldText(l)
 		for j, w := range words {
 			if strings.Contains(fl, w) {
 				masks[i] |= 1 << j
 			}
 		}
-		if masks[i] != 0 {
+	}
+	// A word wrapped over the break after line i counts only in a window
+	// that holds both lines.
+	cross := make([]uint64, n)
+	for i := 0; i+1 < n; i++ {
+		cross[i] = crossWords(lines[from-1+i], lines[from+i], words, masks[i]|masks[i+1])
+	}
+	for i := range n {
+		if masks[i]|cross[i] != 0 {
 			hitLines = append(hitLines, i)
 		}
 	}
@@ -69,7 +77,10 @@ func snippetOf(lines []string, from, to int, words []string, maxChars int, highl
 				break
 			}
 			m |= masks[e]
-			if masks[e] == 0 {
+			if e > s {
+				m |= cross[e-1]
+			}
+			if masks[e] == 0 && (e == s || cross[e-1] == 0) {
 				continue
 			}
 			k := bits.OnesCount64(m)
@@ -143,6 +154,31 @@ func snippetOf(lines []string, from, to int, words []string, maxChars int, highl
 	return m, bestWords > 0
 }
 
+// crossWords is the set of words (bits of words) that run over the line
+// break between a and b: found in the two lines joined (analyzer.JoinLines)
+// and not among have, the words either line holds alone.
+func crossWords(a, b string, words []string, have uint64) uint64 {
+	ta, tb := strings.TrimSpace(a), strings.TrimSpace(b)
+	if ta == "" || tb == "" {
+		return 0
+	}
+	last, _ := utf8.DecodeLastRuneInString(analyzer.FoldText(ta))
+	var joined string
+	var m uint64
+	for j, w := range words {
+		if have&(1<<j) != 0 || !strings.ContainsRune(w, last) {
+			continue
+		}
+		if joined == "" {
+			joined = analyzer.FoldText(analyzer.JoinLines(ta + "\n" + tb))
+		}
+		if strings.Contains(joined, w) {
+			m |= 1 << j
+		}
+	}
+	return m
+}
+
 // cutLine returns maxChars characters of a long line around the first word.
 func cutLine(line string, words []string, maxChars int) string {
 	f := foldForHighlight(line)
@@ -171,7 +207,8 @@ func highlights(text string, words []string) [][2]int {
 	if text == "" || len(words) == 0 {
 		return nil
 	}
-	f := foldForHighlight(text)
+	joined, at := joinMapped(text)
+	f := foldForHighlight(joined)
 	var hs [][2]int
 	for _, w := range words {
 		for off := 0; off < len(f.text); {
@@ -181,7 +218,7 @@ func highlights(text string, words []string) [][2]int {
 			}
 			i += off
 			a, b := f.orig(i, i+len(w))
-			hs = append(hs, [2]int{a, b})
+			hs = append(hs, [2]int{at[a], at[b-1] + 1})
 			off = i + len(w)
 		}
 	}
@@ -199,6 +236,26 @@ func highlights(text string, words []string) [][2]int {
 		out = append(out, h)
 	}
 	return out
+}
+
+// joinMapped is analyzer.JoinLines(s) and, for each of its bytes, the
+// offset in s of the byte it came from (the space that joins two lines
+// stands for the line break), so that a word wrapped over two lines is
+// highlighted on both.
+func joinMapped(s string) (string, []int) {
+	j := analyzer.JoinLines(s)
+	at := make([]int, len(j))
+	for k, i := 0, 0; k < len(j); k++ {
+		for i < len(s) && s[i] != j[k] && !(j[k] == ' ' && s[i] == '\n') {
+			i++ // white space that JoinLines dropped
+		}
+		if i == len(s) {
+			i = len(s) - 1
+		}
+		at[k] = i
+		i++
+	}
+	return j, at
 }
 
 // foldForHighlight folds text keeping the map to original offsets.

@@ -147,6 +147,12 @@ func walk(root string, rules Rules, skipped func(rel, why string)) ([]fileInfo, 
 			return nil
 		}
 		why := rules.Excluded(rel)
+		if why == "extension" && extensionless(rel) {
+			if why = sniffText(p); why != "" {
+				skipped(rel, why)
+				return nil
+			}
+		}
 		if why == "sidecar" {
 			if info, err := d.Info(); err == nil {
 				sidecars[strings.TrimSuffix(rel, sidecarSuffix)] = fmt.Sprintf("%d:%d", info.Size(), info.ModTime().UnixNano())
@@ -169,7 +175,7 @@ func walk(root string, rules Rules, skipped func(rel, why string)) ([]fileInfo, 
 			return nil
 		}
 		if first, dup := shownBy[foldPath(rel)]; dup {
-			skipped(rel, fmt.Sprintf("its name is shown as %s's (%q and %q)", rel, first, raw))
+			skipped(rel, fmt.Sprintf("its name is shown as another file's, %s (on disk %+q and %+q): rename one of them", rel, first, raw))
 			return nil
 		}
 		shownBy[foldPath(rel)] = raw

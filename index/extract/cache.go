@@ -13,7 +13,13 @@ type Cache struct {
 	Dir string
 }
 
-func (c Cache) path(sum string) string { return filepath.Join(c.Dir, sum[:2], sum+".json") }
+// Version identifies the extraction: text kept by another version is
+// extracted again. Change it whenever a document's text would change.
+const Version = "2"
+
+func (c Cache) path(sum string) string {
+	return filepath.Join(c.Dir, sum[:2], sum+"-v"+Version+".json")
+}
 
 // Get returns the text of the content sum, if it is kept.
 func (c Cache) Get(sum string) (*Text, bool) {

@@ -54,6 +54,7 @@ var (
 	ErrTooLarge    = errors.New("too large when unpacked")
 	ErrToolMissing = errors.New("a program needed to read it is not installed")
 	ErrTimeout     = errors.New("extraction took too long")
+	ErrTooMuchText = errors.New("it holds more text than is indexed")
 )
 
 // Text is a document's text: one entry of Lines per line, and where each
@@ -103,6 +104,10 @@ type Options struct {
 	MaxUnpacked int64
 	// PDFToText is the pdftotext program ("" looks it up on PATH).
 	PDFToText string
+	// MaxText bounds the characters a file's extraction may produce
+	// (3 × 8 MiB when zero): a small file that expands to gigabytes of
+	// text is refused with ErrTooMuchText.
+	MaxText int64
 }
 
 func (o Options) withDefaults() Options {
@@ -111,6 +116,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxUnpacked <= 0 {
 		o.MaxUnpacked = 64 << 20
+	}
+	if o.MaxText <= 0 {
+		o.MaxText = 3 * 8 << 20
 	}
 	return o
 }

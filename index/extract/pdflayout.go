@@ -1,0 +1,316 @@
+package extract
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"strings"
+)
+
+// The reading order of a PDF page, from the words pdftotext -bbox-layout
+// gives with their boxes. pdftotext's own order breaks what Japanese
+// documents do: a heading justified across the page (「第１章　総　　則」,
+// each character placed on its own) comes out a character per line, and
+// its -layout mode keeps such headings but reads two columns across, line
+// by line. Here words are grouped into the page's visual lines; a run of
+// lines with a gutter (a band no word crosses, wider than the space a
+// line holds, with prose on both sides) is read column by column; every
+// other line is read across, its words joined by a space where they stand
+// apart.
+
+// pdfWord is a word of a page and its box (points, y downwards).
+type pdfWord struct {
+	x0, y0, x1, y1 float64
+	text           string
+	line           int // the line pdftotext put it on, in its order
+}
+
+func (w pdfWord) h() float64    { return w.y1 - w.y0 }
+func (w pdfWord) ymid() float64 { return (w.y0 + w.y1) / 2 }
+
+// pdfLine is a visual line: its words left to right.
+type pdfLine struct {
+	words  []pdfWord
+	y0, y1 float64
+}
+
+func (l *pdfLine) x0() float64 { return l.words[0].x0 }
+func (l *pdfLine) x1() float64 { return l.words[len(l.words)-1].x1 }
+
+// span is a band of x.
+type span struct{ a, b float64 }
+
+// pageLines is the text of a page's words in reading order, a line each;
+// an empty line stands where a gap of more than a line parts two lines of
+// a column (a paragraph ends).
+func pageLines(words []pdfWord) []string {
+	if len(words) == 0 {
+		return nil
+	}
+	if vertical(words) {
+		return popplerLines(words)
+	}
+	em := medianHeight(words)
+	lines := visualLines(words)
+	var out []string
+	last := math.Inf(1) // the bottom of the line before
+	emit := func(in []pdfWord, y0, y1 float64) {
+		if y0-last > em && len(out) > 0 && out[len(out)-1] != "" {
+			out = append(out, "")
+		}
+		out = append(out, joinWords(in, em))
+		last = y1
+	}
+	for i := 0; i < len(lines); {
+		j, cols := columnRun(lines, i, em, textSpan(words))
+		if cols == nil {
+			emit(lines[i].words, lines[i].y0, lines[i].y1)
+			i++
+			continue
+		}
+		for c := range len(cols) + 1 {
+			if c > 0 {
+				last = math.Inf(1) // a column goes on from the foot of the one before
+			}
+			for _, l := range lines[i:j] {
+				var in []pdfWord
+				y0, y1 := math.Inf(1), math.Inf(-1)
+				for _, w := range l.words {
+					if column(w, cols) == c {
+						in = append(in, w)
+						y0, y1 = min(y0, w.y0), max(y1, w.y1)
+					}
+				}
+				if len(in) > 0 {
+					emit(in, y0, y1)
+				}
+			}
+		}
+		i = j
+	}
+	return out
+}
+
+// vertical reports a page set mostly in vertical writing: its words of
+// several characters are taller than wide. Such a page is read in
+// pdftotext's order, which follows the columns of vertical text.
+func vertical(words []pdfWord) bool {
+	tall, all := 0, 0
+	for _, w := range words {
+		if len([]rune(w.text)) < 2 {
+			continue
+		}
+		all++
+		if w.h() > 1.5*(w.x1-w.x0) {
+			tall++
+		}
+	}
+	return all > 0 && tall*2 > all
+}
+
+// popplerLines is the page as pdftotext orders it, a line each.
+func popplerLines(words []pdfWord) []string {
+	var out []string
+	for i := 0; i < len(words); {
+		j := i + 1
+		for j < len(words) && words[j].line == words[i].line {
+			j++
+		}
+		out = append(out, joinWords(words[i:j], medianHeight(words[i:j])))
+		i = j
+	}
+	return out
+}
+
+// medianHeight is the median height of the words' boxes: the size of the
+// page's type, what gaps are measured in.
+func medianHeight(words []pdfWord) float64 {
+	hs := make([]float64, len(words))
+	for i, w := range words {
+		hs[i] = w.h()
+	}
+	slices.Sort(hs)
+	if h := hs[len(hs)/2]; h > 0 {
+		return h
+	}
+	return 10
+}
+
+// textSpan is the band of x the words cover.
+func textSpan(words []pdfWord) span {
+	s := span{math.Inf(1), math.Inf(-1)}
+	for _, w := range words {
+		s.a, s.b = min(s.a, w.x0), max(s.b, w.x1)
+	}
+	return s
+}
+
+// visualLines groups words into lines: a word belongs to a line when its
+// middle lies within the line's band and the line's within its own.
+func visualLines(words []pdfWord) []*pdfLine {
+	ws := slices.Clone(words)
+	slices.SortStableFunc(ws, func(a, b pdfWord) int {
+		return cmp.Or(cmp.Compare(a.ymid(), b.ymid()), cmp.Compare(a.x0, b.x0))
+	})
+	var lines []*pdfLine
+	for _, w := range ws {
+		var into *pdfLine
+		// The last few lines: a word sorted after a line below it (a
+		// smaller word, or a column set a little lower) still joins it.
+		for k := len(lines) - 1; k >= max(0, len(lines)-3); k-- {
+			l := lines[k]
+			if m := (l.y0 + l.y1) / 2; w.ymid() >= l.y0 && w.ymid() <= l.y1 && m >= w.y0 && m <= w.y1 {
+				into = l
+				break
+			}
+		}
+		if into == nil {
+			lines = append(lines, &pdfLine{y0: w.y0, y1: w.y1})
+			into = lines[len(lines)-1]
+		}
+		into.words = append(into.words, w)
+	}
+	for _, l := range lines {
+		slices.SortStableFunc(l.words, func(a, b pdfWord) int { return cmp.Compare(a.x0, b.x0) })
+	}
+	slices.SortStableFunc(lines, func(a, b *pdfLine) int { return cmp.Compare(a.y0+a.y1, b.y0+b.y1) })
+	return lines
+}
+
+// free is where a line has no word: the gaps between its words at least
+// gutter wide, and the bands beyond its ends.
+func free(l *pdfLine, gutter float64) []span {
+	out := []span{{math.Inf(-1), l.x0()}}
+	for k := 1; k < len(l.words); k++ {
+		if a, b := l.words[k-1].x1, l.words[k].x0; b-a >= gutter {
+			out = append(out, span{a, b})
+		}
+	}
+	return append(out, span{l.x1(), math.Inf(1)})
+}
+
+// intersect keeps the parts of a that b also has, at least width wide.
+func intersect(a, b []span, width float64) []span {
+	var out []span
+	for _, x := range a {
+		for _, y := range b {
+			if s := (span{max(x.a, y.a), min(x.b, y.b)}); s.b-s.a >= width {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// columnRun finds the lines from i on that are set in columns: it returns
+// the end of the run and its gutters (nil when line i is read across).
+// A gutter is 1.5 ems wide or more (a line holds gaps of about an em, the
+// ideographic space) and no word of the run crosses it; the lines follow
+// one another without a gap of more than 1.5 ems; on each side of every
+// gutter stands prose: a line at least 30% as wide as the page's text; and
+// its lines start their columns (see anchored), so that the cells of a
+// table next to it are not read as a column.
+func columnRun(lines []*pdfLine, i int, em float64, page span) (int, []span) {
+	gutter := 1.5 * em
+	g := free(lines[i], gutter)
+	best, bestEnd := []span(nil), i
+	for j := i + 1; j < len(lines); j++ {
+		if lines[j].y0-lines[j-1].y1 > gutter {
+			break
+		}
+		next := intersect(g, free(lines[j], gutter), gutter)
+		if len(next) == 0 {
+			break
+		}
+		g = next
+		if cols := gutters(lines[i:j+1], g, page); cols != nil && anchored(lines[i:j+1], cols, em) {
+			best, bestEnd = cols, j+1
+		}
+	}
+	if best == nil || bestEnd-i < 3 {
+		return i + 1, nil
+	}
+	return bestEnd, best
+}
+
+// gutters keeps the bands of g that part the lines into columns of prose.
+func gutters(lines []*pdfLine, g []span, page span) []span {
+	var out []span
+	for _, s := range g {
+		if math.IsInf(s.a, 0) || math.IsInf(s.b, 0) {
+			continue
+		}
+		var left, right float64 // the widest line on each side
+		for _, l := range lines {
+			for _, w := range l.words {
+				if w.x1 <= s.a {
+					left = max(left, w.x1-l.x0())
+				} else if w.x0 >= s.b {
+					right = max(right, l.x1()-w.x0)
+				}
+			}
+		}
+		if min(left, right) >= 0.3*(page.b-page.a) {
+			out = append(out, s)
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// anchored reports whether the first and the last line of a run, and each
+// of its lines that stands in more than one column, start each of their
+// columns' parts within 2 ems of the column's left edge: the rows of a
+// table do not, the lines of columns set side by side do.
+func anchored(lines []*pdfLine, cols []span, em float64) bool {
+	left := make([]float64, len(cols)+1)
+	for c := range left {
+		left[c] = math.Inf(1)
+	}
+	for _, l := range lines {
+		for _, w := range l.words {
+			c := column(w, cols)
+			left[c] = min(left[c], w.x0)
+		}
+	}
+	for k, l := range lines {
+		if k > 0 && k < len(lines)-1 && column(l.words[0], cols) == column(l.words[len(l.words)-1], cols) {
+			continue // a line within a column: it may be indented or centred
+		}
+		seen := make([]bool, len(cols)+1)
+		for _, w := range l.words {
+			if c := column(w, cols); !seen[c] {
+				seen[c] = true
+				if w.x0 > left[c]+2*em {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// column is the index of the column a word stands in.
+func column(w pdfWord, cols []span) int {
+	c := 0
+	for _, s := range cols {
+		if w.x0 >= s.b {
+			c++
+		}
+	}
+	return c
+}
+
+// joinWords joins a line's words, with a space where they stand apart.
+func joinWords(words []pdfWord, em float64) string {
+	var b strings.Builder
+	for k, w := range words {
+		if k > 0 && w.x0-words[k-1].x1 > 0.1*em {
+			b.WriteByte(' ')
+		}
+		b.WriteString(w.text)
+	}
+	return b.String()
+}
