@@ -164,7 +164,7 @@ func TestCache(t *testing.T) {
 	if _, ok := c.Get(sum); ok {
 		t.Fatal("an empty cache had the text")
 	}
-	want := &Text{Format: "docx", Lines: []string{"a", "b"}, Locators: []Locator{{Heading: "h"}, {Heading: "h"}}}
+	want := &Text{Format: "docx", Lines: []string{"a", "b"}, Locators: []Locator{{Heading: "h"}, {Heading: "h"}}, Version: Version}
 	c.Put(sum, want)
 	got, ok := c.Get(sum)
 	if !ok || got.String() != want.String() || got.Locators[1].Heading != "h" {
@@ -183,8 +183,12 @@ func TestXlsxParts(t *testing.T) {
 		code string
 		want bool
 	}{{14, "", true}, {31, "", true}, {0, "", false}, {176, "yyyy/m/d", true}, {177, `"円"#,##0`, false}, {178, "[$-411]ge.m.d", true}, {179, "0.00", false}, {180, "[Red]0", false}} {
-		if got := isDateFormat(c.id, c.code); got != c.want {
-			t.Errorf("isDateFormat(%d, %q) = %v", c.id, c.code, got)
+		code := c.code
+		if code == "" {
+			code = builtinFormats[c.id]
+		}
+		if got := isDateCode(code); got != c.want {
+			t.Errorf("isDateCode(%d, %q) = %v", c.id, code, got)
 		}
 	}
 	for _, c := range []struct {
@@ -195,7 +199,7 @@ func TestXlsxParts(t *testing.T) {
 			t.Errorf("serialDate(%v) = %s, want %s", c.f, got, c.want)
 		}
 	}
-	if got := cellValue("", "0.10000000000000001", 0, nil, nil, false); got != "0.1" {
+	if got := (cellReader{}).value("", "0.10000000000000001", "", "", 0); got != "0.1" {
 		t.Errorf("a number shows as %s", got)
 	}
 }
