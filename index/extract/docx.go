@@ -291,7 +291,9 @@ func (w *wordReader) addPart(ps []wordParagraph, label func(int) string) error {
 			prev = p.note
 		}
 		for _, l := range p.lines {
-			w.t.add(l, Locator{Part: label(n)})
+			if strings.TrimSpace(l) != "" {
+				w.t.add(l, Locator{Part: label(n)})
+			}
 		}
 	}
 	if w.t.over() {
@@ -352,7 +354,9 @@ func (w *wordReader) notes(name, elem, label string) error {
 	slices.SortStableFunc(kept, func(a, b wordParagraph) int { return number[a.note] - number[b.note] })
 	for _, p := range kept {
 		for _, l := range p.lines {
-			w.t.add(l, Locator{Part: label + strconv.Itoa(number[p.note])})
+			if strings.TrimSpace(l) != "" {
+				w.t.add(l, Locator{Part: label + strconv.Itoa(number[p.note])})
+			}
 		}
 	}
 	if w.t.over() {
