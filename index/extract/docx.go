@@ -101,6 +101,7 @@ func docx(ctx context.Context, data []byte, opts Options) (*Text, error) {
 type wordParagraph struct {
 	lines   []string
 	styled  bool
+	inTable bool
 	heading string
 	note    string
 }
@@ -143,6 +144,7 @@ type paragraphFrame struct {
 	outline bool
 	note    string
 	split   bool // a text box's lines came before the rest
+	inTable bool
 }
 
 // paragraphs reads the paragraphs of a Word part (the body, a header, the
@@ -157,6 +159,7 @@ func (w *wordReader) paragraphs(b []byte, name string) ([]wordParagraph, error) 
 		alt     []bool // per open mc:AlternateContent: a rendering was read
 		inText  bool
 		run     int
+		tables  int
 		note    string // the note or comment being read
 		pending int64  // characters read and not yet added to the text
 		n       int
@@ -170,7 +173,7 @@ func (w *wordReader) paragraphs(b []byte, name string) ([]wordParagraph, error) 
 			return
 		}
 		f.split = f.split || !last
-		p := wordParagraph{lines: lines, note: f.note}
+		p := wordParagraph{lines: lines, note: f.note, inTable: f.inTable}
 		if text := strings.TrimSpace(strings.Join(lines, " ")); text != "" {
 			p.styled = f.outline || w.isHeadingStyle(f.style)
 		}
@@ -215,7 +218,9 @@ func (w *wordReader) paragraphs(b []byte, name string) ([]wordParagraph, error) 
 					// a line before the box's.
 					emit(top, false)
 				}
-				stack = append(stack, &paragraphFrame{note: note})
+				stack = append(stack, &paragraphFrame{note: note, inTable: tables > 0})
+			case "tbl":
+				tables++
 			case "r":
 				run++
 			case "t":
@@ -256,6 +261,8 @@ func (w *wordReader) paragraphs(b []byte, name string) ([]wordParagraph, error) 
 				if len(alt) > 0 {
 					alt = alt[:len(alt)-1]
 				}
+			case "tbl":
+				tables--
 			case "r":
 				run--
 			case "t":
@@ -376,7 +383,8 @@ func (w *wordReader) locateHeadings(ps []wordParagraph) {
 		switch {
 		case styled && ps[i].styled:
 			heading = text
-		case !styled:
+		case !styled && !ps[i].inTable:
+			// A table's cell (1 式, 第2条 欄) is no heading.
 			if h := textHeading(text); h != "" {
 				heading = h
 			}
@@ -391,8 +399,9 @@ var (
 	// follow on the same line).
 	articleHeading = regexp.MustCompile(`^第[0-9０-９一二三四五六七八九十百千〇]+[編章節款条](の[0-9０-９一二三四五六七八九十]+)?`)
 	caption        = regexp.MustCompile(`^[ 　]*[（(][^（()）]{1,30}[)）]`)
-	// 1. 目的, 1.2 適用範囲, ２　総則: a number and a short title.
-	numberedHeading = regexp.MustCompile(`^[0-9０-９]{1,2}([.．][0-9０-９]{1,2})*[.．]?[ 　]+\S`)
+	// 1. 目的, 1.2 適用範囲, ２　総則: a number and a short title (of two
+	// characters or more).
+	numberedHeading = regexp.MustCompile(`^[0-9０-９]{1,2}([.．][0-9０-９]{1,2})*[.．]?[ 　]+[^ 　0-9０-９]{2}`)
 )
 
 // textHeading is the heading a paragraph's text reads as, "" when it
