@@ -374,18 +374,29 @@ func (w *wordReader) notes(name, elem, label string) error {
 
 // locateHeadings sets the heading each body paragraph is under: the
 // styled headings', or, when the body has none, the paragraphs that read
-// as headings.
+// as headings. A caption on a line of its own before an article
+// (（目的）, then 第1条 この規則は…) is the article's: 第1条（目的）, for
+// both lines.
 func (w *wordReader) locateHeadings(ps []wordParagraph) {
 	styled := slices.ContainsFunc(ps, func(p wordParagraph) bool { return p.styled })
+	text := func(i int) string { return strings.TrimSpace(strings.Join(ps[i].lines, " ")) }
 	heading := ""
 	for i := range ps {
-		text := strings.TrimSpace(strings.Join(ps[i].lines, " "))
 		switch {
 		case styled && ps[i].styled:
-			heading = text
+			heading = text(i)
 		case !styled && !ps[i].inTable:
 			// A table's cell (1 式, 第2条 欄) is no heading.
-			if h := textHeading(text); h != "" {
+			if c := text(i); caption.FindString(c) == c && c != "" && i+1 < len(ps) && !ps[i+1].inTable {
+				if h := textHeading(text(i + 1)); strings.HasSuffix(h, "条") || strings.Contains(h, "条の") {
+					heading = h + strings.TrimSpace(c)
+					ps[i].heading, ps[i+1].heading = heading, heading
+					continue
+				}
+			}
+			if ps[i].heading != "" {
+				heading = ps[i].heading // set with its caption
+			} else if h := textHeading(text(i)); h != "" {
 				heading = h
 			}
 		}
@@ -399,9 +410,9 @@ var (
 	// follow on the same line).
 	articleHeading = regexp.MustCompile(`^第[0-9０-９一二三四五六七八九十百千〇]+[編章節款条](の[0-9０-９一二三四五六七八九十]+)?`)
 	caption        = regexp.MustCompile(`^[ 　]*[（(][^（()）]{1,30}[)）]`)
-	// 1. 目的, 1.2 適用範囲, ２　総則: a number and a short title (of two
-	// characters or more).
-	numberedHeading = regexp.MustCompile(`^[0-9０-９]{1,2}([.．][0-9０-９]{1,2})*[.．]?[ 　]+[^ 　0-9０-９]{2}`)
+	// 1. 目的, 1.2 適用範囲, ２　総則, １．総則: a number and a short title
+	// (of two characters or more).
+	numberedHeading = regexp.MustCompile(`^[0-9０-９]{1,2}(([.．][0-9０-９]{1,2})*[.．][ 　]*|([.．][0-9０-９]{1,2})*[ 　]+)[^ 　.．0-9０-９]{2}`)
 )
 
 // textHeading is the heading a paragraph's text reads as, "" when it

@@ -133,12 +133,14 @@ func TestDocxHeadingFromText(t *testing.T) {
 	doc := `<w:document ` + wordNS + `><w:body>` + p("就業規則") + p("第1章　総則") + p("この章は総則を定める。") +
 		p("第1条（目的）この規則は、従業員の労働条件を定める。") + p("第5条の規定にかかわらず、会社は別に定める。") +
 		p("第2条 この規則は全員に適用する。") + p("1.2 適用範囲") + p("パートタイマーにも適用する。") +
-		`<w:tbl><w:tr><w:tc>` + p("1 式") + `</w:tc><w:tc>` + p("第3条 欄") + `</w:tc></w:tr></w:tbl>` + p("表の後の段落。") + `</w:body></w:document>`
+		`<w:tbl><w:tr><w:tc>` + p("1 式") + `</w:tc><w:tc>` + p("第3条 欄") + `</w:tc></w:tr></w:tbl>` + p("表の後の段落。") +
+		p("（休日）") + p("第3条　休日は土曜日とする。") + p("日曜日も休日とする。") + p("２．賃金") + p("賃金の定め。") + p("1.5倍とする") + `</w:body></w:document>`
 	txt := extractBytes(t, "plain.docx", officeZip(t, "word/document.xml", doc), Options{})
 	for s, want := range map[string]string{
 		"就業規則": "", "この章は総則を定める。": "第1章　総則", "従業員の労働条件": "第1条（目的）",
 		"第5条の規定にかかわらず": "第1条（目的）", "全員に適用する": "第2条", "パートタイマー": "1.2 適用範囲",
-		"表の後の段落": "1.2 適用範囲",
+		"表の後の段落": "1.2 適用範囲", "（休日）": "第3条（休日）", "休日は土曜日": "第3条（休日）", "日曜日も": "第3条（休日）",
+		"賃金の定め": "２．賃金", "1.5倍とする": "２．賃金",
 	} {
 		if got := lineOf(t, txt, s).Heading; got != want {
 			t.Errorf("%s is under %q, want %q", s, got, want)
