@@ -452,8 +452,9 @@ const (
 	extractSlots = 2
 )
 
-// readFiles reads, hashes and parses files on a few goroutines; the
-// caller calls done with each result's weight once it holds it no more.
+// readFiles reads, hashes and parses files on a few goroutines, each
+// result's weight taken from ahead before it is sent; the caller gives it
+// back (ahead.release) once it holds the result no more.
 func readFiles(ctx context.Context, files []fileInfo, entries map[string]entry, rules Rules, ahead *budget, out chan<- readResult) {
 	defer close(out)
 	jobs := make(chan fileInfo)
