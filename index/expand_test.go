@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/blevesearch/bleve/v2"
+
 	"lwr/config/configtest"
 	"lwr/index/extract"
 )
@@ -205,5 +207,48 @@ func TestReadAheadBudget(t *testing.T) {
 	b.release(100)
 	if !b.acquire(ctx, 10) {
 		t.Error("the whole is not back")
+	}
+}
+
+// TestInterruptedBuildFindsEveryPassage: after a build killed while it
+// wrote a big file (its passages in the index, the manifest not told),
+// the next build finds all of them, past the 10,000 of one page, and the
+// old text is gone.
+func TestInterruptedBuildFindsEveryPassage(t *testing.T) {
+	root := configtest.TempDir(t)
+	deck := func(slides int, text string) {
+		var ids strings.Builder
+		for i := range slides {
+			fmt.Fprintf(&ids, `<p:sldId id="%d" r:id="rId1"/>`, 256+i)
+		}
+		writeZip(t, filepath.Join(root, "deck.pptx"),
+			"ppt/presentation.xml", `<p:presentation xmlns:p="p" xmlns:r="r"><p:sldIdLst>`+ids.String()+`</p:sldIdLst></p:presentation>`,
+			"ppt/_rels/presentation.xml.rels", `<Relationships><Relationship Id="rId1" Target="slides/slide1.xml"/></Relationships>`,
+			"ppt/slides/slide1.xml", `<p:sld xmlns:p="p" xmlns:a="a"><p:txBody><a:p><a:r><a:t>`+text+`</a:t></a:r></a:p></p:txBody></p:sld>`)
+	}
+	deck(10050, "古い研修資料")
+	ix := openOffice(t, root, configtest.TempDir(t))
+	defer ix.Close()
+	if st := mustBuild(t, ix, BuildOptions{}); st.Passages < 10050 {
+		t.Fatalf("%d passages, want one a slide", st.Passages)
+	}
+	// As a build killed after the file's batches, before its manifest
+	// entry: the index is building, the manifest knows nothing of it.
+	if err := ix.man.apply(nil, []string{"deck.pptx"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := ix.setInternal(map[string]string{keyState: "building"}); err != nil {
+		t.Fatal(err)
+	}
+	deck(3, "新しい研修資料")
+	mustBuild(t, ix, BuildOptions{})
+	q := bleve.NewTermQuery("deck.pptx")
+	q.SetField(fieldPath)
+	res, err := ix.b.Search(bleve.NewSearchRequest(q))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Total != 3 {
+		t.Errorf("the index holds %d passages of the deck, want the new deck's 3", res.Total)
 	}
 }
