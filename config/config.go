@@ -36,6 +36,11 @@ type Index struct {
 	Exclude []string `mapstructure:"exclude"`
 	// MaxFileSize is the largest file, in bytes, that is indexed.
 	MaxFileSize int64 `mapstructure:"max_file_size"`
+	// MaxExtractedChars bounds the characters of text one PDF or Office
+	// document may be extracted to (each shared string, slide and part
+	// counted every time it is used); a document that makes more is
+	// skipped, with why.
+	MaxExtractedChars int64 `mapstructure:"max_extracted_chars"`
 	// AuditInterval is how often a build re-hashes every file.
 	AuditInterval time.Duration `mapstructure:"audit_interval"`
 	// LockTimeout is how long a command waits for another writer.
@@ -181,12 +186,15 @@ func Defaults(env Env) Config {
 // options follow it.
 func DefaultIndex() Index {
 	return Index{
-		Extensions:    []string{".md", ".markdown", ".txt", ".text", ".rst", ".json", ".csv", ".tsv", ".yaml", ".yml", ".pdf", ".docx", ".xlsx", ".pptx", ".doc", ".xls", ".ppt"},
-		MaxFileSize:   8 << 20,
-		AuditInterval: 24 * time.Hour,
-		LockTimeout:   2 * time.Second,
-		BatchBytes:    1 << 20,
-		RemotePoll:    30 * time.Second,
+		Extensions:  []string{".md", ".markdown", ".txt", ".text", ".rst", ".json", ".csv", ".tsv", ".yaml", ".yml", ".pdf", ".docx", ".xlsx", ".pptx", ".doc", ".xls", ".ppt"},
+		MaxFileSize: 8 << 20,
+		// Twice max_file_size, in characters (six times its bytes
+		// of Japanese text).
+		MaxExtractedChars: 2 * 8 << 20,
+		AuditInterval:     24 * time.Hour,
+		LockTimeout:       2 * time.Second,
+		BatchBytes:        1 << 20,
+		RemotePoll:        30 * time.Second,
 	}
 }
 
@@ -346,6 +354,9 @@ func (c *Config) validate(origin map[string]string) error {
 	}
 	if c.Index.MaxFileSize <= 0 {
 		return bad("index.max_file_size", "is %d; use a size in bytes", c.Index.MaxFileSize)
+	}
+	if c.Index.MaxExtractedChars <= 0 {
+		return bad("index.max_extracted_chars", "is %d; use a number of characters, such as %d", c.Index.MaxExtractedChars, 2*c.Index.MaxFileSize)
 	}
 	if c.Index.LockTimeout <= 0 {
 		return bad("index.lock_timeout", "is %s; use a duration such as 2s", c.Index.LockTimeout)

@@ -145,6 +145,7 @@ func TestLoadErrors(t *testing.T) {
 		{"absolute output dir", "research:\n  output_dir: /abs\n", nil, "research.output_dir"},
 		{"output dir outside the workspace", "research:\n  output_dir: ../elsewhere\n", nil, "research.output_dir"},
 		{"bad exclude glob", "index:\n  exclude: ['[']\n", nil, "index.exclude"},
+		{"no extraction budget", "index:\n  max_extracted_chars: 0\n", nil, "index.max_extracted_chars"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

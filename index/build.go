@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"runtime"
 	"sort"
 	"strconv"
@@ -46,6 +47,7 @@ type BuildStats struct {
 	Read                               int // files whose content was read
 	Files                              int // files in the index afterwards
 	Passages                           int // passages written
+	Batches                            int // index batches written
 	Audited                            bool
 	Rebuilt                            string // why the index was started anew, "" if it was not
 	Took                               time.Duration
@@ -61,6 +63,55 @@ type readResult struct {
 	sha     string
 	same    bool // content hash equals the manifest's: only stat data changed
 	skipWhy string
+	weight  int64 // bytes held for it (budget)
+}
+
+// budget is a count of bytes that goroutines take from and give back,
+// waiting while what they ask for is taken (a request over the whole is
+// taken as the whole).
+type budget struct {
+	mu         sync.Mutex
+	cond       *sync.Cond
+	used, most int64
+}
+
+func newBudget(most int64) *budget {
+	b := &budget{most: most}
+	b.cond = sync.NewCond(&b.mu)
+	return b
+}
+
+// acquire takes n bytes, waiting for them; false when ctx ended first.
+func (b *budget) acquire(ctx context.Context, n int64) bool {
+	n = min(n, b.most)
+	stop := context.AfterFunc(ctx, func() {
+		b.mu.Lock()
+		b.cond.Broadcast()
+		b.mu.Unlock()
+	})
+	defer stop()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for b.used > 0 && b.used+n > b.most {
+		if ctx.Err() != nil {
+			return false
+		}
+		b.cond.Wait()
+	}
+	if ctx.Err() != nil {
+		return false
+	}
+	b.used += n
+	return true
+}
+
+// release gives back n bytes taken with acquire.
+func (b *budget) release(n int64) {
+	n = min(n, b.most)
+	b.mu.Lock()
+	b.used -= n
+	b.mu.Unlock()
+	b.cond.Broadcast()
 }
 
 // Changes counts the files a build would read or remove now: those whose
@@ -227,7 +278,7 @@ func (ix *Index) Build(ctx context.Context, opts BuildOptions) (st BuildStats, e
 		opts.OnStart(len(toRead))
 	}
 
-	w := &batchWriter{ix: ix, ctx: ctx, lookup: interrupted && !ix.fresh, st: &st, entries: entries}
+	w := &batchWriter{ix: ix, ctx: ctx, lookup: interrupted && !ix.fresh, st: &st, entries: entries, lengths: map[string]map[string]int{}}
 	w.reset()
 	for _, p := range deleted {
 		if err := w.remove(p); err != nil {
@@ -238,7 +289,8 @@ func (ix *Index) Build(ctx context.Context, opts BuildOptions) (st BuildStats, e
 	results := make(chan readResult, 64)
 	rctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	go readFiles(rctx, toRead, entries, ix.opts.Rules, results)
+	ahead := newBudget(readAhead)
+	go readFiles(rctx, toRead, entries, ix.opts.Rules, ahead, results)
 	for r := range results {
 		st.Read++
 		if opts.OnFile != nil {
@@ -267,6 +319,7 @@ func (ix *Index) Build(ctx context.Context, opts BuildOptions) (st BuildStats, e
 			}
 			err = w.add(r)
 		}
+		ahead.release(r.weight)
 		if err != nil {
 			return st, err
 		}
@@ -390,18 +443,39 @@ func (ix *Index) setInternal(kv map[string]string) error {
 	return nil
 }
 
-// readFiles reads, hashes and parses files on a few goroutines.
-func readFiles(ctx context.Context, files []fileInfo, entries map[string]entry, rules Rules, out chan<- readResult) {
+// readAhead bounds the bytes of the files read and parsed ahead of the
+// batches (a file bigger than that is read alone), and extractSlots the
+// PDF and Office documents extracted at once: what a build holds does
+// not grow with the folder or with how much its files unpack to.
+const (
+	readAhead    = 32 << 20
+	extractSlots = 2
+)
+
+// readFiles reads, hashes and parses files on a few goroutines, each
+// result's weight taken from ahead before it is sent; the caller gives it
+// back (ahead.release) once it holds the result no more.
+func readFiles(ctx context.Context, files []fileInfo, entries map[string]entry, rules Rules, ahead *budget, out chan<- readResult) {
 	defer close(out)
 	jobs := make(chan fileInfo)
 	var wg sync.WaitGroup
 	workers := min(runtime.GOMAXPROCS(0), 4)
+	extracting := make(chan struct{}, extractSlots)
 	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for f := range jobs {
-				r := readOne(f, entries, rules)
+				r := readOne(ctx, f, entries, rules, extracting)
+				if r.doc != nil {
+					r.weight = f.Size
+					for _, p := range r.doc.Passages {
+						r.weight += int64(len(p.Text))
+					}
+				}
+				if !ahead.acquire(ctx, r.weight) {
+					return
+				}
 				select {
 				case out <- r:
 				case <-ctx.Done():
@@ -425,7 +499,7 @@ func readFiles(ctx context.Context, files []fileInfo, entries map[string]entry, 
 	wg.Wait()
 }
 
-func readOne(f fileInfo, entries map[string]entry, rules Rules) readResult {
+func readOne(ctx context.Context, f fileInfo, entries map[string]entry, rules Rules, extracting chan struct{}) readResult {
 	r := readResult{f: f}
 	data, err := os.ReadFile(f.Abs)
 	if err != nil {
@@ -438,7 +512,17 @@ func readOne(f fileInfo, entries map[string]entry, rules Rules) readResult {
 		r.same = true
 		return r
 	}
+	if extract.Handles(path.Ext(f.Rel)) {
+		select {
+		case extracting <- struct{}{}:
+			defer func() { <-extracting }()
+		case <-ctx.Done():
+			r.skipWhy = ctx.Err().Error()
+			return r
+		}
+	}
 	text, enc, locs, err := rules.decodeDocument(f.Rel, f.Abs, data, r.sha)
+	data = nil
 	if err != nil {
 		r.skipWhy = err.Error()
 		return r
@@ -464,6 +548,9 @@ type batchWriter struct {
 	puts  map[string]entry
 	dels  []string
 	docs  map[string][]*document.Document // documents of the batch, by path
+	// lengths are the analyzed lengths of the passages written so far of
+	// a file not yet in the manifest (one written over several batches).
+	lengths map[string]map[string]int
 }
 
 func (w *batchWriter) reset() {
@@ -482,16 +569,23 @@ func (w *batchWriter) oldIDs(p string) ([]string, error) {
 	}
 	q := bleve.NewTermQuery(p)
 	q.SetField(fieldPath)
-	req := bleve.NewSearchRequestOptions(q, 10000, 0, false)
-	req.Score = "none"
-	res, err := w.ix.b.SearchInContext(w.ctx, req)
-	if err != nil {
-		return nil, fmt.Errorf("find passages of %s: %w", p, err)
+	// Page by id: a big file has more passages than one page holds.
+	const page = 10000
+	for from := 0; ; from += page {
+		req := bleve.NewSearchRequestOptions(q, page, from, false)
+		req.Score = "none"
+		req.SortBy([]string{"_id"})
+		res, err := w.ix.b.SearchInContext(w.ctx, req)
+		if err != nil {
+			return nil, fmt.Errorf("find passages of %s: %w", p, err)
+		}
+		for _, h := range res.Hits {
+			ids = append(ids, h.ID)
+		}
+		if len(res.Hits) < page {
+			return ids, nil
+		}
 	}
-	for _, h := range res.Hits {
-		ids = append(ids, h.ID)
-	}
-	return ids, nil
 }
 
 func (w *batchWriter) remove(p string) error {
@@ -518,9 +612,12 @@ func (w *batchWriter) add(r readResult) error {
 	d := r.doc
 	head := d.Head()
 	e := entry{ModTime: r.f.ModTime, Size: r.f.Size, SHA256: r.sha, Meta: r.f.Meta, Encoding: d.Encoding, Lines: d.Lines, Title: d.Title, Editions: d.Editions}
-	for _, p := range d.Passages {
+	e.IDs = make([]string, 0, len(d.Passages))
+	// Every passage of the file has its head: analyzed once.
+	heads := headAnalyzers{ja: &onceAnalyzer{inner: analyzer.ForBleve()}, bi: &onceAnalyzer{inner: analyzer.BigramForBleve()}}
+	for i, p := range d.Passages {
 		id := passageID(d.Path, p.Start, p.End)
-		doc := passageDocument(id, d.Path, p.Text, head)
+		doc := passageDocument(id, d.Path, p.Text, head, heads)
 		if err := w.batch.IndexAdvanced(doc); err != nil {
 			return fmt.Errorf("index %s: %w", d.Path, err)
 		}
@@ -528,13 +625,29 @@ func (w *batchWriter) add(r readResult) error {
 		e.IDs = append(e.IDs, id)
 		w.bytes += len(p.Text) + len(head)
 		w.st.Passages++
+		// A big file goes to Bleve in batches of the same bound as
+		// small ones: the analysis of its passages is held a batch at a
+		// time, not the whole file's. The manifest learns of the file
+		// with its last batch (an interrupted build finds its passages
+		// in the index).
+		d.Passages[i].Text = ""
+		if w.full() && i < len(d.Passages)-1 {
+			if err := w.flush(); err != nil {
+				return err
+			}
+		}
 	}
 	w.puts[d.Path] = e
 	return w.maybeFlush()
 }
 
+// full reports whether the batch holds as much as one batch may.
+func (w *batchWriter) full() bool {
+	return w.bytes >= w.ix.opts.BatchBytes || w.batch.Size() >= 4096
+}
+
 func (w *batchWriter) maybeFlush() error {
-	if w.bytes < w.ix.opts.BatchBytes && w.batch.Size() < 4096 {
+	if !w.full() {
 		return nil
 	}
 	return w.flush()
@@ -546,19 +659,30 @@ func (w *batchWriter) flush() error {
 		if err := w.ix.b.Batch(w.batch); err != nil {
 			return fmt.Errorf("write index batch: %w", err)
 		}
+		w.st.Batches++
 		w.ix.fresh = false
-		// Bleve analyzed the documents in place: keep their lengths.
+		// Bleve analyzed the documents in place: keep their lengths
+		// (a file written over several batches adds them up).
 		for p, docs := range w.docs {
-			e := w.puts[p]
-			e.Lengths = map[string]int{}
+			l := w.lengths[p]
+			if l == nil {
+				l = map[string]int{}
+				w.lengths[p] = l
+			}
 			for _, d := range docs {
 				d.VisitFields(func(f index.Field) {
 					if f.Name() != fieldPath {
-						e.Lengths[f.Name()] += f.AnalyzedLength()
+						l[f.Name()] += f.AnalyzedLength()
 					}
 				})
 			}
+		}
+	}
+	for p, e := range w.puts {
+		if l, ok := w.lengths[p]; ok {
+			e.Lengths = l
 			w.puts[p] = e
+			delete(w.lengths, p)
 		}
 	}
 	if len(w.puts) > 0 || len(w.dels) > 0 {
@@ -593,17 +717,43 @@ func parsePassageID(id string) (p string, start, end int, ok bool) {
 	return id[:i], a, b, true
 }
 
+// headAnalyzers analyze the head of one file's passages (nil fields:
+// the analyzers themselves).
+type headAnalyzers struct{ ja, bi analysis.Analyzer }
+
 // passageDocument builds the Bleve document of one passage.
-func passageDocument(id, p, text, head string) *document.Document {
+func passageDocument(id, p, text, head string, heads headAnalyzers) *document.Document {
 	ja := analyzer.ForBleve()
 	bi := analyzer.BigramForBleve()
+	hja, hbi := heads.ja, heads.bi
+	if hja == nil {
+		hja = ja
+	}
+	if hbi == nil {
+		hbi = bi
+	}
 	doc := document.NewDocument(id)
 	doc.AddField(document.NewTextFieldCustom(fieldPath, nil, []byte(p), index.IndexField, keywordAnalyzer{}))
 	doc.AddField(document.NewTextFieldCustom(fieldBody, nil, []byte(text), index.IndexField, ja))
 	doc.AddField(document.NewTextFieldCustom(fieldGram, nil, []byte(text), index.IndexField, bi))
-	doc.AddField(document.NewTextFieldCustom(fieldHead, nil, []byte(head), index.IndexField, ja))
-	doc.AddField(document.NewTextFieldCustom(fieldHeadGram, nil, []byte(head), index.IndexField, bi))
+	doc.AddField(document.NewTextFieldCustom(fieldHead, nil, []byte(head), index.IndexField, hja))
+	doc.AddField(document.NewTextFieldCustom(fieldHeadGram, nil, []byte(head), index.IndexField, hbi))
 	return doc
+}
+
+// onceAnalyzer analyzes the first input it is given and returns its
+// tokens for every later one: the head of one file, the same for each of
+// its passages (Bleve analyzes a batch's documents on several goroutines,
+// and only reads the tokens).
+type onceAnalyzer struct {
+	inner  analysis.Analyzer
+	once   sync.Once
+	tokens analysis.TokenStream
+}
+
+func (a *onceAnalyzer) Analyze(input []byte) analysis.TokenStream {
+	a.once.Do(func() { a.tokens = a.inner.Analyze(input) })
+	return a.tokens
 }
 
 // keywordAnalyzer indexes a whole value as one term.

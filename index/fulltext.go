@@ -151,7 +151,8 @@ func (ix *Index) verifyLiteral(rel string, words []string, maxChars int, highlig
 		occ += c
 	}
 	lines := Lines(text)
-	m, _ := snippetOf(lines, 1, len(lines), words, maxChars, highlight)
+	from, to := sectionOf(lines, cur.locs, words)
+	m, _ := snippetOf(lines, from, to, words, maxChars, highlight)
 	m.Path = rel
 	m.ModTime = cur.mtime
 	m.SHA256 = cur.sum

@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -194,5 +195,96 @@ func TestPDFWithoutPoppler(t *testing.T) {
 	}
 	if got := paths(find(t, ix, "USBメモリ", SearchOptions{})); !slices.Contains(got, "情報セキュリティ研修.pdf") {
 		t.Errorf("the PDF is not found after pdftotext came back: %v", got)
+	}
+}
+
+// TestOfficeFormsFoundByFullText: what offices keep outside a
+// document's body is found in both modes, where it stands: the text of an
+// Excel shape, a currency cell by its number and as shown (60,000 and
+// ¥60,000), a cell's note, PowerPoint speaker notes and a chart's title,
+// a Word text box; and the lines cited are the lines ReadFile (lwr read)
+// gives.
+func TestOfficeFormsFoundByFullText(t *testing.T) {
+	root := officeRoot(t)
+	rels := `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">`
+	uri := "http://schemas.openxmlformats.org/officeDocument/2006/relationships/"
+	writeZip(t, filepath.Join(root, "申込書.xlsx"),
+		"xl/workbook.xml", `<workbook xmlns:r="r"><sheets><sheet name="申込" r:id="rId1"/></sheets></workbook>`,
+		"xl/_rels/workbook.xml.rels", rels+`<Relationship Id="rId1" Type="`+uri+`worksheet" Target="worksheets/sheet1.xml"/></Relationships>`,
+		"xl/worksheets/sheet1.xml", `<worksheet><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>受講料</t></is></c><c r="B1"><v>1</v></c></row></sheetData></worksheet>`,
+		"xl/worksheets/_rels/sheet1.xml.rels", rels+`<Relationship Id="rId1" Type="`+uri+`drawing" Target="../drawings/drawing1.xml"/></Relationships>`,
+		"xl/drawings/drawing1.xml", `<xdr:wsDr xmlns:xdr="x" xmlns:a="a"><xdr:oneCellAnchor><xdr:from><xdr:col>3</xdr:col><xdr:row>4</xdr:row></xdr:from>`+
+			`<xdr:sp><xdr:txBody><a:p><a:r><a:t>申込締切は開講日の十日前とする</a:t></a:r></a:p></xdr:txBody></xdr:sp></xdr:oneCellAnchor></xdr:wsDr>`)
+	writeZip(t, filepath.Join(root, "説明会.pptx"),
+		"ppt/presentation.xml", `<p:presentation xmlns:p="p" xmlns:r="r"><p:sldIdLst><p:sldId id="256" r:id="rId1"/></p:sldIdLst></p:presentation>`,
+		"ppt/_rels/presentation.xml.rels", rels+`<Relationship Id="rId1" Type="`+uri+`slide" Target="slides/slide1.xml"/></Relationships>`,
+		"ppt/slides/slide1.xml", `<p:sld xmlns:p="p" xmlns:a="a"><p:cSld><p:spTree><p:sp><p:txBody><a:p><a:r><a:t>説明会の流れ</a:t></a:r></a:p></p:txBody></p:sp></p:spTree></p:cSld></p:sld>`,
+		"ppt/slides/_rels/slide1.xml.rels", rels+`<Relationship Id="rId2" Type="`+uri+`notesSlide" Target="../notesSlides/notesSlide1.xml"/></Relationships>`,
+		"ppt/notesSlides/notesSlide1.xml", `<p:notes xmlns:p="p" xmlns:a="a"><p:cSld><p:spTree><p:sp><p:nvSpPr><p:nvPr><p:ph type="body"/></p:nvPr></p:nvSpPr>`+
+			`<p:txBody><a:p><a:r><a:t>質疑応答では駐車場の場所を案内する</a:t></a:r></a:p></p:txBody></p:sp></p:spTree></p:cSld></p:notes>`)
+	ix := openOffice(t, root, configtest.TempDir(t))
+	defer ix.Close()
+	mustBuild(t, ix, BuildOptions{})
+	for _, c := range []struct{ query, path, where string }{
+		{"申込締切", "申込書.xlsx", "シート「申込」 図形"},
+		{"60,000", "経費申請.xlsx", "シート「経費申請」 行2"},
+		{"¥60,000", "経費申請.xlsx", "シート「経費申請」 行2"},
+		{"一泊12,000円×5泊", "経費申請.xlsx", "シート「経費申請」 A2のコメント"},
+		{"駐車場の場所", "説明会.pptx", "スライド1 ノート"},
+		{"記入例は裏面", "出張申請書.docx", "見出し「第1条（目的）」"},
+	} {
+		for _, mode := range []Mode{FullText, Ranked} {
+			res := find(t, ix, c.query, SearchOptions{Mode: mode, Limit: 10})
+			i := slices.IndexFunc(res.Matches, func(m Match) bool { return m.Path == c.path })
+			if i < 0 {
+				t.Errorf("%s %q: %s not found in %v", mode, c.query, c.path, paths(res))
+				continue
+			}
+			m := res.Matches[i]
+			if m.Locator == nil || m.Locator.Label() != c.where {
+				t.Errorf("%s %q: %s at %+v, want %s", mode, c.query, c.path, m.Locator, c.where)
+			}
+			f, err := ReadFile(root, ix.Rules(), c.path)
+			if err != nil || m.StartLine < 1 || m.EndLine > len(f.Lines) {
+				t.Fatalf("ReadFile %s: %v, or lines %d-%d out of it", c.path, err, m.StartLine, m.EndLine)
+			}
+			if mode == FullText && !strings.Contains(strings.Join(f.Lines[m.StartLine-1:m.EndLine], "\n"), c.query) {
+				t.Errorf("%q: the lines %d-%d cited do not hold it:\n%s", c.query, m.StartLine, m.EndLine, strings.Join(f.Lines, "\n"))
+			}
+		}
+	}
+}
+
+// TestFullTextSnippetStaysOnItsSheet: a full-text snippet of a workbook
+// holds the lines of one sheet, so that its one label says where all of
+// them stand.
+func TestFullTextSnippetStaysOnItsSheet(t *testing.T) {
+	root := configtest.TempDir(t)
+	rels := `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">`
+	uri := "http://schemas.openxmlformats.org/officeDocument/2006/relationships/"
+	row := func(n int, s string) string {
+		return fmt.Sprintf(`<row r="%d"><c r="A%d" t="inlineStr"><is><t>%s</t></is></c></row>`, n, n, s)
+	}
+	writeZip(t, filepath.Join(root, "台帳.xlsx"),
+		"xl/workbook.xml", `<workbook xmlns:r="r"><sheets><sheet name="一月" r:id="rId1"/><sheet name="二月" r:id="rId2"/></sheets></workbook>`,
+		"xl/_rels/workbook.xml.rels", rels+`<Relationship Id="rId1" Type="`+uri+`worksheet" Target="worksheets/sheet1.xml"/><Relationship Id="rId2" Type="`+uri+`worksheet" Target="worksheets/sheet2.xml"/></Relationships>`,
+		"xl/worksheets/sheet1.xml", `<worksheet><sheetData>`+row(1, "一月の備品")+row(2, "椅子")+row(3, "机")+`</sheetData></worksheet>`,
+		"xl/worksheets/sheet2.xml", `<worksheet><sheetData>`+row(1, "二月の備品")+row(2, "プロジェクター")+row(3, "棚")+`</sheetData></worksheet>`)
+	ix := openOffice(t, root, configtest.TempDir(t))
+	defer ix.Close()
+	mustBuild(t, ix, BuildOptions{})
+	f, err := ReadFile(root, ix.Rules(), "台帳.xlsx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := find(t, ix, "プロジェクター", SearchOptions{Mode: FullText})
+	if len(res.Matches) != 1 {
+		t.Fatalf("%d matches", len(res.Matches))
+	}
+	m := res.Matches[0]
+	for n := m.StartLine; n <= m.EndLine; n++ {
+		if f.Locators[n-1].Sheet != "二月" {
+			t.Errorf("the snippet (lines %d-%d, %s) holds line %d of sheet %s:\n%s", m.StartLine, m.EndLine, m.Locator.Label(), n, f.Locators[n-1].Sheet, m.Snippet)
+		}
 	}
 }

@@ -34,6 +34,9 @@ type Rules struct {
 	Extensions  []string // lower case, with the dot
 	Exclude     []string // extra globs, on the relative path and the base name
 	MaxFileSize int64
+	// MaxExtractedChars bounds the text of one PDF or Office document, in
+	// characters (extract.Options.MaxText).
+	MaxExtractedChars int64
 	// Extracted is the folder of the text extracted from PDF and Office
 	// documents, by content (in the index folder; "" extracts again).
 	Extracted string
@@ -44,6 +47,9 @@ func (r Rules) withDefaults() Rules {
 	d := config.DefaultIndex()
 	if r.MaxFileSize <= 0 {
 		r.MaxFileSize = d.MaxFileSize
+	}
+	if r.MaxExtractedChars <= 0 {
+		r.MaxExtractedChars = d.MaxExtractedChars
 	}
 	if len(r.Extensions) == 0 {
 		r.Extensions = d.Extensions
@@ -201,10 +207,11 @@ func (r Rules) decodeDocument(rel, abs string, data []byte, sum string) (text, e
 		text, enc, err = Decode(data)
 		return text, enc, nil, err
 	}
-	c := extract.Cache{Dir: r.Extracted}
+	c := extract.Cache{Dir: r.Extracted, MaxText: r.MaxExtractedChars}
 	t, ok := c.Get(sum)
 	if !ok {
-		if t, err = extract.Extract(context.Background(), rel, abs, data, extract.Options{}); err != nil {
+		// Text over the budget is an error, never kept.
+		if t, err = extract.Extract(context.Background(), rel, abs, data, extract.Options{MaxText: r.MaxExtractedChars}); err != nil {
 			return "", "", nil, err
 		}
 		c.Put(sum, t)

@@ -85,9 +85,10 @@ func (g *globalOptions) indexOptions(cfg config.Config, role index.Role) (index.
 		Root: cfg.SourceRoot,
 		Dir:  dir,
 		Rules: index.Rules{
-			Extensions:  cfg.Index.Extensions,
-			Exclude:     cfg.Index.Exclude,
-			MaxFileSize: cfg.Index.MaxFileSize,
+			Extensions:        cfg.Index.Extensions,
+			Exclude:           cfg.Index.Exclude,
+			MaxFileSize:       cfg.Index.MaxFileSize,
+			MaxExtractedChars: cfg.Index.MaxExtractedChars,
 		},
 		AuditInterval: cfg.Index.AuditInterval,
 		LockTimeout:   cfg.Index.LockTimeout,

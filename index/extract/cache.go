@@ -2,6 +2,7 @@ package extract
 
 import (
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 )
@@ -11,11 +12,11 @@ import (
 // whatever its name or how often it is read.
 type Cache struct {
 	Dir string
+	// MaxText is the extraction budget (Options.MaxText; DefaultMaxText
+	// when zero): kept text of more characters, or of another Version,
+	// is not returned.
+	MaxText int64
 }
-
-// Version identifies the extraction: text kept by another version is
-// extracted again. Change it whenever a document's text would change.
-const Version = "2"
 
 func (c Cache) path(sum string) string {
 	return filepath.Join(c.Dir, sum[:2], sum+"-v"+Version+".json")
@@ -26,12 +27,23 @@ func (c Cache) Get(sum string) (*Text, bool) {
 	if c.Dir == "" || len(sum) < 2 {
 		return nil, false
 	}
-	b, err := os.ReadFile(c.path(sum))
+	max := c.MaxText
+	if max <= 0 {
+		max = DefaultMaxText
+	}
+	f, err := os.Open(c.path(sum))
 	if err != nil {
 		return nil, false
 	}
+	defer f.Close()
+	// A character is at most 6 bytes of JSON (\u001f), a line's locator
+	// some dozens: a bigger file is not the text of this budget.
+	b, err := io.ReadAll(io.LimitReader(f, 8*max+1))
+	if err != nil || int64(len(b)) > 8*max {
+		return nil, false
+	}
 	var t Text
-	if json.Unmarshal(b, &t) != nil || len(t.Lines) != len(t.Locators) {
+	if json.Unmarshal(b, &t) != nil || len(t.Lines) != len(t.Locators) || t.Version != Version || t.Chars() > max {
 		return nil, false
 	}
 	return &t, true
@@ -41,7 +53,7 @@ func (c Cache) Get(sum string) (*Text, bool) {
 // A cache that cannot be written is no error: the text is extracted again
 // next time.
 func (c Cache) Put(sum string, t *Text) {
-	if c.Dir == "" || len(sum) < 2 {
+	if c.Dir == "" || len(sum) < 2 || t.Version != Version {
 		return
 	}
 	b, err := json.Marshal(t)

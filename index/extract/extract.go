@@ -4,7 +4,6 @@ import (
 	"archive/zip"
 	"bytes"
 	"context"
-	"encoding/xml"
 	"errors"
 	"fmt"
 	"io"
@@ -13,7 +12,13 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 )
+
+// Version changes whenever the text extracted from a document changes
+// (what is read, how lines are cut or located): text cached by another
+// version is extracted again, and an index of another version rebuilt.
+const Version = "3"
 
 // Formats the package reads, by file name extension.
 var formats = map[string]string{".pdf": "pdf", ".docx": "docx", ".xlsx": "xlsx", ".pptx": "pptx"}
@@ -54,8 +59,15 @@ var (
 	ErrTooLarge    = errors.New("too large when unpacked")
 	ErrToolMissing = errors.New("a program needed to read it is not installed")
 	ErrTimeout     = errors.New("extraction took too long")
-	ErrTooMuchText = errors.New("it holds more text than is indexed")
+	// ErrTooMuchText: the document makes more characters of text than
+	// Options.MaxText (each shared string, slide or part counted every
+	// time it is used).
+	ErrTooMuchText = errors.New("too much text")
 )
+
+// MaxTextSetting is the configuration key of Options.MaxText, named in
+// the sentence of ErrTooMuchText.
+const MaxTextSetting = "index.max_extracted_chars"
 
 // Text is a document's text: one entry of Lines per line, and where each
 // line stands.
@@ -63,7 +75,22 @@ type Text struct {
 	Format   string    `json:"format"` // pdf, docx, xlsx or pptx
 	Lines    []string  `json:"lines"`
 	Locators []Locator `json:"locators"`
+	Version  string    `json:"version,omitempty"` // the extractor's Version (set by Extract)
+
+	chars int64 // characters added
+	max   int64 // the most characters add takes (0: no bound)
 }
+
+// newText is the empty text of a format, bounded by opts.MaxText.
+func newText(format string, opts Options) *Text {
+	return &Text{Format: format, max: opts.MaxText}
+}
+
+// over reports whether more characters were added than the budget.
+func (t *Text) over() bool { return t.max > 0 && t.chars > t.max }
+
+// room reports whether n more characters fit in the budget.
+func (t *Text) room(n int64) bool { return t.max <= 0 || t.chars+n <= t.max }
 
 // String is the text, lines joined by newlines.
 func (t *Text) String() string { return strings.Join(t.Lines, "\n") }
@@ -75,24 +102,42 @@ type Locator struct {
 	Row     int    `json:"row,omitempty"`     // Excel
 	Slide   int    `json:"slide,omitempty"`   // PowerPoint
 	Heading string `json:"heading,omitempty"` // Word: the heading the line is under
+	// Part is the part of the document a line is in, besides its body:
+	// ヘッダー, フッター, 脚注3, 文末脚注1, コメント2 (Word); 図形, B3のコメント
+	// (Excel); ノート, グラフ (PowerPoint).
+	Part string `json:"part,omitempty"`
+	// Hidden: the line is on a hidden sheet (Excel).
+	Hidden bool `json:"hidden,omitempty"`
 }
 
 // Label is the locator as people cite it: p.3, シート「単価表」 行12,
-// スライド4, 見出し「第3条」; "" when it says nothing.
+// シート「作業用」(非表示) 行2, シート「単価表」 図形, スライド4, スライド4 ノート,
+// 見出し「第3条」, 脚注3; "" when it says nothing.
 func (l Locator) Label() string {
+	var s string
 	switch {
 	case l.Page > 0:
-		return fmt.Sprintf("p.%d", l.Page)
-	case l.Sheet != "" && l.Row > 0:
-		return fmt.Sprintf("シート「%s」 行%d", l.Sheet, l.Row)
+		s = fmt.Sprintf("p.%d", l.Page)
 	case l.Sheet != "":
-		return fmt.Sprintf("シート「%s」", l.Sheet)
+		s = fmt.Sprintf("シート「%s」", l.Sheet)
+		if l.Hidden {
+			s += "(非表示)"
+		}
+		if l.Row > 0 && l.Part == "" {
+			s += fmt.Sprintf(" 行%d", l.Row)
+		}
 	case l.Slide > 0:
-		return fmt.Sprintf("スライド%d", l.Slide)
-	case l.Heading != "":
-		return fmt.Sprintf("見出し「%s」", l.Heading)
+		s = fmt.Sprintf("スライド%d", l.Slide)
+	case l.Heading != "" && l.Part == "":
+		s = fmt.Sprintf("見出し「%s」", l.Heading)
 	}
-	return ""
+	switch {
+	case l.Part == "":
+		return s
+	case s == "":
+		return l.Part
+	}
+	return s + " " + l.Part
 }
 
 // Options bound an extraction.
@@ -104,11 +149,16 @@ type Options struct {
 	MaxUnpacked int64
 	// PDFToText is the pdftotext program ("" looks it up on PATH).
 	PDFToText string
-	// MaxText bounds the characters a file's extraction may produce
-	// (3 × 8 MiB when zero): a small file that expands to gigabytes of
-	// text is refused with ErrTooMuchText.
+	// MaxText bounds the characters of text an extraction may produce
+	// (DefaultMaxText when zero): each shared string, slide, part and
+	// cell counts every time it is used, so that a few kilobytes that
+	// expand to gigabytes are refused with ErrTooMuchText.
 	MaxText int64
 }
+
+// DefaultMaxText is Options.MaxText when it is zero: twice the default
+// index.max_file_size, in characters (six times its bytes in Japanese).
+const DefaultMaxText = 2 * 8 << 20
 
 func (o Options) withDefaults() Options {
 	if o.Timeout <= 0 {
@@ -118,7 +168,7 @@ func (o Options) withDefaults() Options {
 		o.MaxUnpacked = 64 << 20
 	}
 	if o.MaxText <= 0 {
-		o.MaxText = 3 * 8 << 20
+		o.MaxText = DefaultMaxText
 	}
 	return o
 }
@@ -150,10 +200,17 @@ func Extract(ctx context.Context, name, path string, data []byte, opts Options) 
 	if errors.Is(err, context.DeadlineExceeded) || err == nil && ctx.Err() != nil {
 		return nil, fmt.Errorf("%w (more than %s)", ErrTimeout, opts.Timeout)
 	}
+	if err == nil && t.chars > opts.MaxText {
+		err = ErrTooMuchText
+	}
+	if errors.Is(err, ErrTooMuchText) {
+		return nil, TooMuchText(opts.MaxText)
+	}
 	if err != nil {
 		return nil, err
 	}
 	t.trim()
+	t.Version = Version
 	if len(t.Lines) == 0 {
 		return nil, fmt.Errorf("%w: no text was found in it", ErrNoText)
 	}
@@ -161,6 +218,21 @@ func Extract(ctx context.Context, name, path string, data []byte, opts Options) 
 		return nil, fmt.Errorf("%w: %.0f%% of its characters are unreadable (replacement or private-use characters)", ErrGarbled, share*100)
 	}
 	return t, nil
+}
+
+// TooMuchText is the error of a document that makes more than max
+// characters of text: what is wrong and how to index it anyway.
+func TooMuchText(max int64) error {
+	return fmt.Errorf("%w: it makes more than %d characters of text, the most an extraction may; raise %s to index it", ErrTooMuchText, max, MaxTextSetting)
+}
+
+// Chars is the number of characters of the text's lines.
+func (t *Text) Chars() int64 {
+	var n int64
+	for _, l := range t.Lines {
+		n += int64(utf8.RuneCountInString(l))
+	}
+	return n
 }
 
 // trim drops trailing empty lines and white space at line ends.
@@ -175,13 +247,64 @@ func (t *Text) trim() {
 	t.Lines, t.Locators = t.Lines[:n], t.Locators[:n]
 }
 
-// add appends a line with its locator.
+// maxLine is the most characters of one line: a longer paragraph is
+// wrapped after a sentence's end or a space near the bound (or at it),
+// so that no line is longer than a passage.
+const maxLine = 4000
+
+// add appends a line with its locator, counting its characters against
+// the budget; a line over the budget is not kept (over says so).
 func (t *Text) add(line string, at Locator) {
 	if strings.ContainsAny(line, "\r\n") {
 		line = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(line)
 	}
+	n := int64(utf8.RuneCountInString(line))
+	t.chars += n
+	if t.over() {
+		return
+	}
+	for n > maxLine {
+		cut := wrapAt(line)
+		t.Lines = append(t.Lines, line[:cut])
+		t.Locators = append(t.Locators, at)
+		n -= int64(utf8.RuneCountInString(line[:cut]))
+		line = line[cut:]
+	}
 	t.Lines = append(t.Lines, line)
 	t.Locators = append(t.Locators, at)
+}
+
+// wrapAt is the byte offset where a line longer than maxLine characters
+// is cut: after the last 。, ．, ! or ? or white space of the last quarter
+// of its first maxLine characters, else after maxLine characters.
+func wrapAt(line string) int {
+	end, n := len(line), 0
+	for i := range line {
+		if n == maxLine {
+			end = i
+			break
+		}
+		n++
+	}
+	from := 0
+	for i, n := 0, 0; i < end; n++ {
+		if n == maxLine*3/4 {
+			from = i
+			break
+		}
+		_, size := utf8.DecodeRuneInString(line[i:])
+		i += size
+	}
+	best := -1
+	for i, r := range line[from:end] {
+		if strings.ContainsRune("。．！？!?", r) || unicode.IsSpace(r) {
+			best = from + i + utf8.RuneLen(r)
+		}
+	}
+	if best > 0 && best < len(line) {
+		return best
+	}
+	return end
 }
 
 // unreadableShare is the share of replacement and private-use characters
@@ -205,13 +328,15 @@ func unreadableShare(lines []string) float64 {
 	return float64(bad) / float64(all)
 }
 
-// openZip opens an Office file's zip, refusing one that unpacks to more
-// than max bytes or is not a zip.
-func openZip(data []byte, max int64) (*zip.Reader, error) {
+// openZip opens an Office file's zip (ext names its format: ".docx"),
+// refusing one that unpacks to more than max bytes or is not a zip, and
+// telling a password-protected file and an old binary one apart from a
+// broken one.
+func openZip(data []byte, max int64, ext string) (*zip.Reader, error) {
 	z, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
 	if err != nil {
-		if isEncryptedOffice(data) {
-			return nil, fmt.Errorf("%w: it is protected by a password", ErrEncrypted)
+		if bytes.HasPrefix(data, oleSignature) {
+			return nil, oleError(data, ext)
 		}
 		return nil, fmt.Errorf("%w: not a zip file (%v)", ErrBroken, err)
 	}
@@ -223,12 +348,6 @@ func openZip(data []byte, max int64) (*zip.Reader, error) {
 		return nil, fmt.Errorf("%w: it unpacks to %d bytes, more than the %d read", ErrTooLarge, total, max)
 	}
 	return z, nil
-}
-
-// isEncryptedOffice: a password-protected Office file is an OLE compound
-// file (D0 CF 11 E0 …), not a zip.
-func isEncryptedOffice(data []byte) bool {
-	return bytes.HasPrefix(data, []byte{0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1})
 }
 
 // part reads one file of a zip, at most max bytes.
@@ -246,19 +365,4 @@ func part(z *zip.Reader, name string, max int64) ([]byte, error) {
 		return nil, fmt.Errorf("%w: %s unpacks to more than %d bytes", ErrTooLarge, name, max)
 	}
 	return b, nil
-}
-
-// relationships reads an Office relationships part: target by id.
-func relationships(rels []byte) map[string]string {
-	targets := map[string]string{}
-	dec := xml.NewDecoder(bytes.NewReader(rels))
-	for {
-		tok, err := dec.Token()
-		if err != nil {
-			return targets
-		}
-		if e, ok := tok.(xml.StartElement); ok && e.Name.Local == "Relationship" {
-			targets[attr(e, "Id")] = attr(e, "Target")
-		}
-	}
 }

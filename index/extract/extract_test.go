@@ -73,6 +73,41 @@ func TestXlsx(t *testing.T) {
 	}
 }
 
+// TestFormFixtures: a form as python-docx and openpyxl write it. Word: the
+// text box in the middle of a paragraph once, in place, the text before
+// it kept, headings typed as text, the header and footer. Excel: the
+// row's columns kept with an empty cell, yen, percent and Japanese
+// dates as shown, the note, the chart's title, the hidden sheet.
+func TestFormFixtures(t *testing.T) {
+	txt := fixture(t, "出張申請書.docx")
+	i := slices.Index(txt.Lines, "申請者は、")
+	if i < 0 || i+2 >= len(txt.Lines) || txt.Lines[i+1] != "記入例は裏面を参照すること" || txt.Lines[i+2] != "所属長の承認を得て提出する。" {
+		t.Errorf("the paragraph with the text box:\n%s", txt)
+	}
+	if n := count(txt, "記入例は裏面を参照すること"); n != 1 {
+		t.Errorf("the text box is read %d times", n)
+	}
+	for s, want := range map[string]string{"所属長の承認": "見出し「第1条（目的）」", "総務課に提出": "見出し「第2条（提出先）」", "様式第3号": "ヘッダー", "総務課": "見出し「第2条（提出先）」"} {
+		if got := lineOf(t, txt, s).Label(); got != want {
+			t.Errorf("%s is at %q, want %q", s, got, want)
+		}
+	}
+	if !slices.Contains(txt.Lines, "総務課") || txt.Locators[slices.Index(txt.Lines, "総務課")].Part != "フッター" {
+		t.Errorf("no footer line:\n%s", txt)
+	}
+	x := fixture(t, "経費申請.xlsx")
+	for _, want := range []string{"費目\t金額\t数量\t備考\t税率", "宿泊費\t¥60,000\t\t領収書あり\t10%", "交通費\t¥12,340\t2\t\t10%", "申請日\t令和8年4月1日"} {
+		if !slices.Contains(x.Lines, want) {
+			t.Errorf("no line %q in\n%s", want, x)
+		}
+	}
+	for s, want := range map[string]string{"上限は一泊": "シート「経費申請」 A2のコメント", "費目別の金額": "シート「経費申請」 グラフ", "換算レート": "シート「計算用」(非表示) 行1"} {
+		if got := lineOf(t, x, s).Label(); got != want {
+			t.Errorf("%s is at %q, want %q", s, got, want)
+		}
+	}
+}
+
 func TestPptx(t *testing.T) {
 	txt := fixture(t, "新人研修.pptx")
 	if at := lineOf(t, txt, "人事部"); at.Slide != 1 {
@@ -164,7 +199,7 @@ func TestCache(t *testing.T) {
 	if _, ok := c.Get(sum); ok {
 		t.Fatal("an empty cache had the text")
 	}
-	want := &Text{Format: "docx", Lines: []string{"a", "b"}, Locators: []Locator{{Heading: "h"}, {Heading: "h"}}}
+	want := &Text{Format: "docx", Lines: []string{"a", "b"}, Locators: []Locator{{Heading: "h"}, {Heading: "h"}}, Version: Version}
 	c.Put(sum, want)
 	got, ok := c.Get(sum)
 	if !ok || got.String() != want.String() || got.Locators[1].Heading != "h" {
@@ -183,8 +218,12 @@ func TestXlsxParts(t *testing.T) {
 		code string
 		want bool
 	}{{14, "", true}, {31, "", true}, {0, "", false}, {176, "yyyy/m/d", true}, {177, `"円"#,##0`, false}, {178, "[$-411]ge.m.d", true}, {179, "0.00", false}, {180, "[Red]0", false}} {
-		if got := isDateFormat(c.id, c.code); got != c.want {
-			t.Errorf("isDateFormat(%d, %q) = %v", c.id, c.code, got)
+		code := c.code
+		if code == "" {
+			code = builtinFormats[c.id]
+		}
+		if got := isDateCode(code); got != c.want {
+			t.Errorf("isDateCode(%d, %q) = %v", c.id, code, got)
 		}
 	}
 	for _, c := range []struct {
@@ -195,7 +234,7 @@ func TestXlsxParts(t *testing.T) {
 			t.Errorf("serialDate(%v) = %s, want %s", c.f, got, c.want)
 		}
 	}
-	if got := cellValue("", "0.10000000000000001", 0, nil, nil, false); got != "0.1" {
+	if got := (cellReader{}).value("", "0.10000000000000001", "", "", 0); got != "0.1" {
 		t.Errorf("a number shows as %s", got)
 	}
 }
@@ -220,6 +259,7 @@ func TestGeneratedFixtures(t *testing.T) {
 	for name, want := range map[string]string{
 		"旅費規程.docx": "宿泊料の上限は一泊12,000円とする。", "単価表.xlsx": "トナー\t12800\t2025-10-01",
 		"新人研修.pptx": "初日は人事部で受付を行う。", "情報セキュリティ研修.pdf": "パスワードは12文字以上とする。",
+		"経費申請.xlsx": "宿泊費\t¥60,000\t\t領収書あり\t10%", "出張申請書.docx": "申請者は、",
 	} {
 		p := filepath.Join(dir, name)
 		data, err := os.ReadFile(p)

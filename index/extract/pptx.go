@@ -13,10 +13,12 @@ import (
 )
 
 // pptx reads a PowerPoint deck: the slides in their order, a line per
-// paragraph of text (titles, text boxes, tables), each located on its
-// slide.
+// paragraph of text (titles, text boxes, SmartArt) and per row of a
+// table, each located on its slide; then the slide's charts (titles,
+// series and categories, located as グラフ) and its speaker notes
+// (ノート). A slide listed again is read again, and counted again.
 func pptx(ctx context.Context, data []byte, opts Options) (*Text, error) {
-	z, err := openZip(data, opts.MaxUnpacked)
+	z, err := openZip(data, opts.MaxUnpacked, ".pptx")
 	if err != nil {
 		return nil, err
 	}
@@ -24,24 +26,72 @@ func pptx(ctx context.Context, data []byte, opts Options) (*Text, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &Text{Format: "pptx"}
+	t := newText("pptx", opts)
+	type piece struct {
+		lines []string
+		part  string
+	}
+	read := map[string][]piece{} // by slide part: a slide listed again is not parsed again
 	for i, name := range slides {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		b, err := part(z, name, opts.MaxUnpacked)
-		if err != nil {
-			return nil, fmt.Errorf("%w: slide %d (%s): %v", ErrBroken, i+1, name, err)
+		pieces, ok := read[name]
+		if !ok {
+			b, err := part(z, name, opts.MaxUnpacked)
+			if err != nil {
+				return nil, fmt.Errorf("%w: slide %d (%s): %v", ErrBroken, i+1, name, err)
+			}
+			paras, err := drawingParagraphs(b, nil, t.room)
+			if err != nil {
+				return nil, slideError(i+1, name, err)
+			}
+			pieces = append(pieces, piece{lines: paras})
+			rels := partRelationships(z, relsOf(name), opts.MaxUnpacked)
+			for _, kind := range []struct{ typ, part string }{{"/diagramData", ""}, {"/chart", "グラフ"}, {"/notesSlide", "ノート"}} {
+				for _, r := range rels {
+					if !strings.HasSuffix(r.typ, kind.typ) {
+						continue
+					}
+					b, err := part(z, r.target(path.Dir(name)), opts.MaxUnpacked)
+					if err != nil {
+						continue
+					}
+					var lines []string
+					switch kind.typ {
+					case "/chart":
+						lines, err = chartText(b, t.room)
+					case "/notesSlide":
+						lines, err = drawingParagraphs(b, notesPlaceholders, t.room)
+					default:
+						lines, err = drawingParagraphs(b, nil, t.room)
+					}
+					if err != nil {
+						return nil, slideError(i+1, r.target(path.Dir(name)), err)
+					}
+					pieces = append(pieces, piece{lines: lines, part: kind.part})
+				}
+			}
+			read[name] = pieces
 		}
-		paras, err := drawingParagraphs(b)
-		if err != nil {
-			return nil, fmt.Errorf("%w: slide %d: %v", ErrBroken, i+1, err)
+		for _, p := range pieces {
+			for _, l := range p.lines {
+				t.add(l, Locator{Slide: i + 1, Part: p.part})
+			}
 		}
-		for _, p := range paras {
-			t.add(p, Locator{Slide: i + 1})
+		if t.over() {
+			return nil, ErrTooMuchText
 		}
 	}
 	return t, nil
+}
+
+// slideError is the error of a slide's part that cannot be read.
+func slideError(n int, name string, err error) error {
+	if errors.Is(err, ErrTooMuchText) {
+		return err
+	}
+	return fmt.Errorf("%w: slide %d (%s): %v", ErrBroken, n, name, err)
 }
 
 // slideOrder reads the slides' part names in the deck's order: the
@@ -80,48 +130,4 @@ func slideOrder(z *zip.Reader, max int64) ([]string, error) {
 		}
 	}
 	return out, nil
-}
-
-// drawingParagraphs reads the text of DrawingML paragraphs (<a:p>,
-// runs <a:t>, breaks <a:br>).
-func drawingParagraphs(b []byte) ([]string, error) {
-	dec := xml.NewDecoder(bytes.NewReader(b))
-	var out []string
-	var para strings.Builder
-	inText := false
-	for {
-		tok, err := dec.Token()
-		if errors.Is(err, io.EOF) {
-			return out, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		switch e := tok.(type) {
-		case xml.StartElement:
-			switch e.Name.Local {
-			case "p":
-				para.Reset()
-			case "t":
-				inText = true
-			case "br":
-				out = append(out, para.String())
-				para.Reset()
-			}
-		case xml.EndElement:
-			switch e.Name.Local {
-			case "t":
-				inText = false
-			case "p":
-				if s := para.String(); strings.TrimSpace(s) != "" {
-					out = append(out, s)
-				}
-				para.Reset()
-			}
-		case xml.CharData:
-			if inText {
-				para.Write(e)
-			}
-		}
-	}
 }

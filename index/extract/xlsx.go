@@ -8,19 +8,25 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
-	"time"
+	"unicode/utf8"
 )
 
-// xlsx reads an Excel workbook: every sheet in the workbook's order, a
-// line per row that holds anything (its cells' values, tab-separated;
-// dates as dates), located by sheet and row number. Phonetic guides
-// (furigana) of Japanese cells are left out.
+// xlsx reads an Excel workbook: every sheet in the workbook's order (a
+// hidden one too, located as hidden), a line per row that holds anything,
+// its cells from the sheet's first used column to the row's last value,
+// tab-separated, an empty cell as an empty field (so that a row's fields
+// line up with its header row's), each value as its number format shows
+// it (¥60,000, 12.5%, 2026/4/1, 令和8年4月1日), a formula without a kept
+// value as its formula (=SUM(B2:B9)); located by sheet and row. Then
+// the sheet's shapes and text boxes (図形), charts (グラフ) and comments
+// and notes (B3のコメント). Phonetic guides (furigana) of Japanese cells are
+// left out.
 func xlsx(ctx context.Context, data []byte, opts Options) (*Text, error) {
-	z, err := openZip(data, opts.MaxUnpacked)
+	z, err := openZip(data, opts.MaxUnpacked, ".xlsx")
 	if err != nil {
 		return nil, err
 	}
@@ -34,11 +40,12 @@ func xlsx(ctx context.Context, data []byte, opts Options) (*Text, error) {
 			return nil, fmt.Errorf("%w: xl/sharedStrings.xml: %v", ErrBroken, err)
 		}
 	}
-	var dates map[int]bool
+	var formats []string
 	if b, err := part(z, "xl/styles.xml", opts.MaxUnpacked); err == nil {
-		dates = dateStyles(b)
+		formats = cellFormats(b)
 	}
-	t := &Text{Format: "xlsx"}
+	t := newText("xlsx", opts)
+	cells := cellReader{shared: shared, formats: formats, date1904: date1904}
 	for _, sh := range sheets {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -47,19 +54,53 @@ func xlsx(ctx context.Context, data []byte, opts Options) (*Text, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%w: sheet %s (%s): %v", ErrBroken, sh.name, sh.part, err)
 		}
-		if err := sheetRows(b, shared, dates, date1904, func(row int, cells []string) {
-			t.add(strings.Join(cells, "\t"), Locator{Sheet: sh.name, Row: row})
-		}); err != nil {
+		rows, err := cells.rows(ctx, b, t.room)
+		if err != nil {
+			if errors.Is(err, ErrTooMuchText) || errors.Is(err, context.DeadlineExceeded) {
+				return nil, err
+			}
 			return nil, fmt.Errorf("%w: sheet %s: %v", ErrBroken, sh.name, err)
+		}
+		first := 0
+		for _, r := range rows {
+			if c := r.cells[0].col; first == 0 || c < first {
+				first = c
+			}
+		}
+		for _, r := range rows {
+			t.add(rowLine(r.cells, first), Locator{Sheet: sh.name, Row: r.n, Hidden: sh.hidden})
+			if t.over() {
+				return nil, ErrTooMuchText
+			}
+		}
+		if err := sheetParts(z, sh, t, opts.MaxUnpacked); err != nil {
+			return nil, err
 		}
 	}
 	return t, nil
 }
 
-type sheet struct{ name, part string }
+// rowLine is a row's cells from column first on, tab-separated, an empty
+// cell an empty field.
+func rowLine(cells []xlCell, first int) string {
+	var b strings.Builder
+	col := first
+	for _, c := range cells {
+		for ; col < c.col; col++ {
+			b.WriteByte('\t')
+		}
+		b.WriteString(c.text)
+	}
+	return b.String()
+}
+
+type sheet struct {
+	name, part string
+	hidden     bool
+}
 
 // workbookSheets reads the sheets' names and parts in the workbook's
-// order, and whether dates count from 1904.
+// order, whether each is hidden, and whether dates count from 1904.
 func workbookSheets(z *zip.Reader, max int64) ([]sheet, bool, error) {
 	wb, err := part(z, "xl/workbook.xml", max)
 	if err != nil {
@@ -94,10 +135,26 @@ func workbookSheets(z *zip.Reader, max int64) ([]sheet, bool, error) {
 						if !strings.HasPrefix(p, "xl/") {
 							p = path.Join("xl", p)
 						}
-						out = append(out, sheet{name: attr(e, "name"), part: path.Clean(p)})
+						state := attr(e, "state")
+						out = append(out, sheet{name: attr(e, "name"), part: path.Clean(p), hidden: state == "hidden" || state == "veryHidden"})
 					}
 				}
 			}
+		}
+	}
+}
+
+// relationships reads an Office relationships part: target by id.
+func relationships(rels []byte) map[string]string {
+	targets := map[string]string{}
+	dec := xml.NewDecoder(bytes.NewReader(rels))
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return targets
+		}
+		if e, ok := tok.(xml.StartElement); ok && e.Name.Local == "Relationship" {
+			targets[attr(e, "Id")] = attr(e, "Target")
 		}
 	}
 }
@@ -144,13 +201,14 @@ func sharedStrings(b []byte) ([]string, error) {
 	}
 }
 
-// dateStyles reads which cell styles (indexes of <cellXfs>) show dates:
-// the built-in date formats and custom ones made of date parts.
-func dateStyles(b []byte) map[int]bool {
+// cellFormats reads the number format code of each cell style (the
+// indexes of <cellXfs>): the workbook's own codes and Excel's built-in
+// ones.
+func cellFormats(b []byte) []string {
 	custom := map[int]string{}
-	out := map[int]bool{}
+	var out []string
 	dec := xml.NewDecoder(bytes.NewReader(b))
-	inXfs, n := false, 0
+	inXfs := false
 	for {
 		tok, err := dec.Token()
 		if err != nil {
@@ -167,10 +225,11 @@ func dateStyles(b []byte) map[int]bool {
 			case "xf":
 				if inXfs {
 					id, _ := strconv.Atoi(attr(e, "numFmtId"))
-					if isDateFormat(id, custom[id]) {
-						out[n] = true
+					code, ok := custom[id]
+					if !ok {
+						code = builtinFormats[id]
 					}
-					n++
+					out = append(out, code)
 				}
 			}
 		case xml.EndElement:
@@ -181,111 +240,176 @@ func dateStyles(b []byte) map[int]bool {
 	}
 }
 
-// isDateFormat: the built-in date and time formats (14–22, 45–47, and
-// the Japanese 27–36, 50–58), or a format code with date parts outside
-// quotes and brackets.
-func isDateFormat(id int, code string) bool {
-	switch {
-	case id >= 14 && id <= 22, id >= 27 && id <= 36, id >= 45 && id <= 47, id >= 50 && id <= 58:
-		return true
-	case code == "":
-		return false
-	}
-	quoted, bracket := false, false
-	for _, r := range strings.ToLower(code) {
-		switch {
-		case r == '"':
-			quoted = !quoted
-		case quoted:
-		case r == '[':
-			bracket = true
-		case r == ']':
-			bracket = false
-		case !bracket && strings.ContainsRune("ymdhs", r):
-			return true
-		}
-	}
-	return false
+// xlCell is a cell's column (A is 1) and what it shows.
+type xlCell struct {
+	col  int
+	text string
 }
 
-// sheetRows reads a sheet's rows, calling row with the row's number and
-// its cells' values (rows with nothing are not passed).
-func sheetRows(b []byte, shared []string, dates map[int]bool, date1904 bool, row func(int, []string)) error {
+// xlRow is a row's number and its cells that show anything, in order.
+type xlRow struct {
+	n     int
+	cells []xlCell
+}
+
+// cellReader reads a workbook's cells.
+type cellReader struct {
+	shared   []string
+	formats  []string // by cell style
+	date1904 bool
+}
+
+// Excel's bounds: rows and columns.
+const (
+	maxRows = 1 << 20
+	maxCols = 1 << 14
+)
+
+// cellRef splits a cell reference (B12) into its column and row; 0 for
+// what it does not say or is out of Excel's bounds.
+func cellRef(ref string) (col, row int) {
+	i := 0
+	for i < len(ref) && ref[i] >= 'A' && ref[i] <= 'Z' {
+		col = col*26 + int(ref[i]-'A'+1)
+		if col > maxCols {
+			return 0, 0
+		}
+		i++
+	}
+	if i == 0 {
+		col = 0
+	}
+	if r, err := strconv.Atoi(ref[i:]); err == nil && r >= 1 && r <= maxRows {
+		row = r
+	}
+	return col, row
+}
+
+// rows reads a sheet's rows that show anything. A row or cell without
+// its number (or with one out of Excel's bounds, r="0") follows the one
+// before it. Each cell's characters are counted by room, every time a
+// shared string is used.
+func (c cellReader) rows(ctx context.Context, b []byte, room func(int64) bool) ([]xlRow, error) {
 	dec := xml.NewDecoder(bytes.NewReader(b))
 	var (
-		cells      []string
-		rowN, auto int
-		typ        string
-		style      int
-		val        strings.Builder
-		inV, inIs  bool
+		out                  []xlRow
+		cells                []xlCell
+		rowN, col            int
+		typ                  string
+		style                int
+		val, formula, inline strings.Builder
+		inV, inF, inIs, inT  bool
+		phonetic             int
+		pending              int64
+		n                    int
 	)
 	for {
+		if n++; n%4096 == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		tok, err := dec.Token()
 		if errors.Is(err, io.EOF) {
-			return nil
+			return out, nil
 		}
 		if err != nil {
-			return err
+			return nil, err
 		}
 		switch e := tok.(type) {
 		case xml.StartElement:
 			switch e.Name.Local {
 			case "row":
-				auto++
-				if r, err := strconv.Atoi(attr(e, "r")); err == nil {
-					auto = r
+				next := rowN + 1
+				if r, err := strconv.Atoi(attr(e, "r")); err == nil && r >= 1 && r <= maxRows {
+					next = r
 				}
-				rowN, cells = auto, cells[:0]
+				rowN, col, cells = next, 0, nil
 			case "c":
 				typ = attr(e, "t")
 				style, _ = strconv.Atoi(attr(e, "s"))
+				if cc, _ := cellRef(attr(e, "r")); cc > 0 {
+					col = cc
+				} else {
+					col++
+				}
 				val.Reset()
+				formula.Reset()
+				inline.Reset()
 			case "v":
 				inV = true
+			case "f":
+				inF = true
 			case "is":
 				inIs = true
 			case "t":
-				if inIs {
-					inV = true
-				}
+				inT = inIs
 			case "rPh":
-				inV = false
+				phonetic++
 			}
 		case xml.EndElement:
 			switch e.Name.Local {
-			case "v", "t":
+			case "v":
 				inV = false
+			case "f":
+				inF = false
 			case "is":
 				inIs = false
+			case "t":
+				inT = false
+			case "rPh":
+				phonetic--
 			case "c":
-				if s := cellValue(typ, strings.TrimSpace(val.String()), style, shared, dates, date1904); s != "" {
-					cells = append(cells, strings.NewReplacer("\r\n", " ", "\n", " ", "\t", " ").Replace(s))
+				s := c.value(typ, strings.TrimSpace(val.String()), inline.String(), strings.TrimSpace(formula.String()), style)
+				if s == "" {
+					break
 				}
+				s = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ", "\t", " ").Replace(s)
+				if pending += int64(utf8.RuneCountInString(s)) + 1; !room(pending) {
+					return nil, ErrTooMuchText
+				}
+				cells = append(cells, xlCell{col: col, text: s})
 			case "row":
 				if len(cells) > 0 {
-					row(rowN, cells)
+					slices.SortStableFunc(cells, func(a, b xlCell) int { return a.col - b.col })
+					cells = slices.CompactFunc(cells, func(a, b xlCell) bool { return a.col == b.col })
+					out = append(out, xlRow{n: rowN, cells: cells})
 				}
 			}
 		case xml.CharData:
-			if inV {
+			switch {
+			case inV:
 				val.Write(e)
+			case inF:
+				formula.Write(e)
+			case inT && phonetic == 0:
+				inline.Write(e)
 			}
 		}
 	}
 }
 
-// cellValue is what a cell shows: shared and inline strings, booleans,
-// errors, dates and numbers.
-func cellValue(typ, v string, style int, shared []string, dates map[int]bool, date1904 bool) string {
+// value is what a cell shows: shared and inline strings, booleans,
+// errors, dates and numbers in their format; a formula without a value
+// kept shows as its formula.
+func (c cellReader) value(typ, v, inline, formula string, style int) string {
+	if v == "" && inline == "" {
+		if formula != "" {
+			return "=" + formula
+		}
+		return ""
+	}
 	switch typ {
 	case "s":
 		i, err := strconv.Atoi(v)
-		if err != nil || i < 0 || i >= len(shared) {
+		if err != nil || i < 0 || i >= len(c.shared) {
 			return ""
 		}
-		return shared[i]
-	case "inlineStr", "str", "e":
+		return c.shared[i]
+	case "inlineStr":
+		if inline != "" {
+			return inline
+		}
+		return v
+	case "str", "e", "d":
 		return v
 	case "b":
 		if v == "1" {
@@ -297,36 +421,207 @@ func cellValue(typ, v string, style int, shared []string, dates map[int]bool, da
 	if err != nil {
 		return v
 	}
-	if dates[style] {
-		return serialDate(f, date1904)
+	code := ""
+	if style >= 0 && style < len(c.formats) {
+		code = c.formats[style]
 	}
-	// 15 significant digits, as Excel shows them (0.1, not 0.1000000001).
-	return strconv.FormatFloat(roundSignificant(f, 15), 'f', -1, 64)
+	return formatNumber(f, code, c.date1904)
 }
 
-// serialDate turns an Excel serial date into 2026-04-01 (and its time,
-// when it has one).
-func serialDate(f float64, date1904 bool) string {
-	base := time.Date(1899, 12, 30, 0, 0, 0, 0, time.UTC)
-	if date1904 {
-		base = time.Date(1904, 1, 1, 0, 0, 0, 0, time.UTC)
+// sheetParts adds a sheet's shapes and charts, then its comments and
+// notes in the order of their cells, from its relationships.
+func sheetParts(z *zip.Reader, sh sheet, t *Text, max int64) error {
+	rels := partRelationships(z, relsOf(sh.part), max)
+	dir := path.Dir(sh.part)
+	for _, r := range rels {
+		if strings.HasSuffix(r.typ, "/drawing") {
+			if err := drawingParts(z, r.target(dir), sh, t, max); err != nil {
+				return err
+			}
+		}
 	}
-	days := math.Floor(f)
-	secs := math.Round((f - days) * 86400)
-	t := base.AddDate(0, 0, int(days)).Add(time.Duration(secs) * time.Second)
-	if secs == 0 {
-		return t.Format("2006-01-02")
+	var threaded, notes []xlComment
+	for _, r := range rels {
+		b, err := part(z, r.target(dir), max)
+		switch {
+		case err != nil:
+		case strings.HasSuffix(r.typ, "/threadedComment"):
+			threaded = append(threaded, comments(b, "threadedComment")...)
+		case strings.HasSuffix(r.typ, "/comments"):
+			notes = append(notes, comments(b, "comment")...)
+		}
 	}
-	if days == 0 {
-		return t.Format("15:04")
+	// Excel keeps a note of each threaded comment for its older
+	// versions: the same text, read once.
+	all := threaded
+	for _, n := range notes {
+		if !slices.ContainsFunc(threaded, func(c xlComment) bool { return c.ref == n.ref }) {
+			all = append(all, n)
+		}
 	}
-	return t.Format("2006-01-02 15:04")
+	slices.SortStableFunc(all, func(a, b xlComment) int {
+		ac, ar := cellRef(a.ref)
+		bc, br := cellRef(b.ref)
+		if ar != br {
+			return ar - br
+		}
+		return ac - bc
+	})
+	for _, c := range all {
+		_, row := cellRef(c.ref)
+		t.add(c.text, Locator{Sheet: sh.name, Row: row, Hidden: sh.hidden, Part: c.ref + "のコメント"})
+		if t.over() {
+			return ErrTooMuchText
+		}
+	}
+	return nil
 }
 
-func roundSignificant(f float64, n int) float64 {
-	if f == 0 || math.IsInf(f, 0) || math.IsNaN(f) {
-		return f
+// xlComment is one comment or note of a sheet.
+type xlComment struct{ ref, text string }
+
+// comments reads a comments part (elem "comment": notes, the older
+// comments; "threadedComment": comments with replies).
+func comments(b []byte, elem string) []xlComment {
+	var out []xlComment
+	var cur strings.Builder
+	ref, inText, inT := "", false, false
+	dec := xml.NewDecoder(bytes.NewReader(b))
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return out
+		}
+		switch e := tok.(type) {
+		case xml.StartElement:
+			switch e.Name.Local {
+			case elem:
+				ref = attr(e, "ref")
+				cur.Reset()
+			case "text":
+				inText = true
+			case "t":
+				inT = true
+			}
+		case xml.EndElement:
+			switch e.Name.Local {
+			case elem:
+				if s := strings.TrimSpace(cur.String()); s != "" {
+					out = append(out, xlComment{ref: ref, text: s})
+				}
+			case "text":
+				inText = false
+			case "t":
+				inT = false
+			}
+		case xml.CharData:
+			// A threaded comment's <text> is its text; a note's text is
+			// in runs (<t>).
+			if inText && (inT || elem == "threadedComment") {
+				cur.Write(e)
+			}
+		}
 	}
-	p := math.Pow(10, float64(n)-math.Ceil(math.Log10(math.Abs(f))))
-	return math.Round(f*p) / p
+}
+
+// drawingParts adds the shapes (text boxes) and charts of a sheet's
+// drawing, each located at the row it is anchored at.
+func drawingParts(z *zip.Reader, name string, sh sheet, t *Text, max int64) error {
+	b, err := part(z, name, max)
+	if err != nil {
+		return nil
+	}
+	rels := partRelationships(z, relsOf(name), max)
+	charts := map[string]string{}
+	for _, r := range rels {
+		if strings.HasSuffix(r.typ, "/chart") {
+			charts[r.id] = r.target(path.Dir(name))
+		}
+	}
+	dec := xml.NewDecoder(bytes.NewReader(b))
+	for {
+		start := dec.InputOffset()
+		tok, err := dec.Token()
+		if err != nil {
+			return nil
+		}
+		e, ok := tok.(xml.StartElement)
+		if !ok || e.Name.Local != "twoCellAnchor" && e.Name.Local != "oneCellAnchor" && e.Name.Local != "absoluteAnchor" {
+			continue
+		}
+		if err := dec.Skip(); err != nil {
+			return nil
+		}
+		anchor := b[start:dec.InputOffset()]
+		row, chartIDs := anchorPlace(anchor)
+		lines, err := drawingParagraphs(anchor, nil, t.room)
+		if err != nil {
+			return drawingError(name, err)
+		}
+		for _, l := range lines {
+			t.add(l, Locator{Sheet: sh.name, Row: row, Hidden: sh.hidden, Part: "図形"})
+		}
+		for _, id := range chartIDs {
+			cb, err := part(z, charts[id], max)
+			if err != nil {
+				continue
+			}
+			lines, err := chartText(cb, t.room)
+			if err != nil {
+				return drawingError(charts[id], err)
+			}
+			for _, l := range lines {
+				t.add(l, Locator{Sheet: sh.name, Row: row, Hidden: sh.hidden, Part: "グラフ"})
+			}
+		}
+		if t.over() {
+			return ErrTooMuchText
+		}
+	}
+}
+
+func drawingError(name string, err error) error {
+	if errors.Is(err, ErrTooMuchText) {
+		return err
+	}
+	return fmt.Errorf("%w: %s: %v", ErrBroken, name, err)
+}
+
+// anchorPlace reads an anchor of a drawing: the row (from 1) its shape
+// starts at, and the ids of the charts in it.
+func anchorPlace(b []byte) (row int, charts []string) {
+	dec := xml.NewDecoder(bytes.NewReader(b))
+	inFrom, inRow := false, false
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return row, charts
+		}
+		switch e := tok.(type) {
+		case xml.StartElement:
+			switch e.Name.Local {
+			case "from":
+				inFrom = true
+			case "row":
+				inRow = inFrom
+			case "chart":
+				if id := attr(e, "id"); id != "" {
+					charts = append(charts, id)
+				}
+			}
+		case xml.EndElement:
+			switch e.Name.Local {
+			case "from":
+				inFrom = false
+			case "row":
+				inRow = false
+			}
+		case xml.CharData:
+			if inRow {
+				if r, err := strconv.Atoi(strings.TrimSpace(string(e))); err == nil && r >= 0 && r < maxRows {
+					row = r + 1
+				}
+			}
+		}
+	}
 }

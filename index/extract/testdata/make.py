@@ -45,6 +45,73 @@ ws2 = wb.create_sheet("備考")
 ws2["A12"] = "単価は税抜きで記載する。"
 wb.save(os.path.join(out, "単価表.xlsx"))
 
+# Excel as a form is kept: a header row with a cell left empty, yen and
+# percent formats, a Japanese date, a note on a cell, a chart, a hidden
+# sheet.
+from openpyxl.comments import Comment
+from openpyxl.chart import BarChart, Reference
+
+wb = openpyxl.Workbook()
+ws = wb.active
+ws.title = "経費申請"
+ws.append(["費目", "金額", "数量", "備考", "税率"])
+ws.append(["宿泊費", 60000, None, "領収書あり", 0.1])
+ws.append(["交通費", 12340, 2, None, 0.1])
+ws.append(["申請日", datetime.date(2026, 4, 1)])
+for row in ws["B2:B3"]:
+    row[0].number_format = '"¥"#,##0'
+for row in ws["E2:E3"]:
+    row[0].number_format = "0%"
+ws["B4"].number_format = '[$-411]ggge"年"m"月"d"日"'
+ws["A2"].comment = Comment("上限は一泊12,000円×5泊", "経理部")
+chart = BarChart()
+chart.title = "費目別の金額"
+chart.add_data(Reference(ws, min_col=2, min_row=1, max_row=3), titles_from_data=True)
+chart.set_categories(Reference(ws, min_col=1, min_row=2, max_row=3))
+ws.add_chart(chart, "G2")
+hidden = wb.create_sheet("計算用")
+hidden["A1"] = "換算レート"
+hidden.sheet_state = "hidden"
+wb.save(os.path.join(out, "経費申請.xlsx"))
+
+# Word as forms are written: a text box in the middle of a paragraph (the
+# DrawingML shape and, for older Word, its VML fallback), a header, a
+# footer, and headings typed as text (no heading styles).
+from docx.oxml import parse_xml
+
+W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
+box_ns = (W + ' xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006"'
+          ' xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing"'
+          ' xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"'
+          ' xmlns:wps="http://schemas.microsoft.com/office/word/2010/wordprocessingShape"'
+          ' xmlns:v="urn:schemas-microsoft-com:vml"')
+
+def text_box(text):
+    body = '<w:txbxContent><w:p><w:r><w:t>%s</w:t></w:r></w:p></w:txbxContent>' % text
+    return parse_xml(
+        '<w:r %s><mc:AlternateContent><mc:Choice Requires="wps"><w:drawing>'
+        '<wp:anchor distT="0" distB="0" distL="114300" distR="114300" simplePos="0" relativeHeight="251659264" behindDoc="0" locked="0" layoutInCell="1" allowOverlap="1">'
+        '<wp:simplePos x="0" y="0"/><wp:positionH relativeFrom="column"><wp:posOffset>0</wp:posOffset></wp:positionH>'
+        '<wp:positionV relativeFrom="paragraph"><wp:posOffset>0</wp:posOffset></wp:positionV><wp:extent cx="2000000" cy="500000"/>'
+        '<wp:wrapSquare wrapText="bothSides"/><wp:docPr id="1" name="テキスト ボックス 1"/>'
+        '<a:graphic><a:graphicData uri="http://schemas.microsoft.com/office/word/2010/wordprocessingShape">'
+        '<wps:wsp><wps:cNvSpPr txBox="1"/><wps:spPr/><wps:txbx>%s</wps:txbx><wps:bodyPr/></wps:wsp>'
+        '</a:graphicData></a:graphic></wp:anchor></w:drawing></mc:Choice>'
+        '<mc:Fallback><w:pict><v:shape id="テキスト ボックス 1" style="position:absolute;width:157.5pt;height:39.4pt">'
+        '<v:textbox>%s</v:textbox></v:shape></w:pict></mc:Fallback></mc:AlternateContent></w:r>' % (box_ns, body, body))
+
+d = docx.Document()
+d.add_paragraph("出張申請書")
+d.add_paragraph("第1章　総則")
+d.add_paragraph("第1条（目的）この様式は出張の申請に用いる。")
+p = d.add_paragraph("申請者は、")
+p._p.append(text_box("記入例は裏面を参照すること"))
+p.add_run("所属長の承認を得て提出する。")
+d.add_paragraph("第2条（提出先）申請書は総務課に提出する。")
+d.sections[0].header.paragraphs[0].text = "様式第3号"
+d.sections[0].footer.paragraphs[0].text = "総務課"
+d.save(os.path.join(out, "出張申請書.docx"))
+
 # PDF: two pages of Japanese text in a CID font; a PDF with no text; an
 # encrypted one; a broken one.
 from reportlab.pdfbase import pdfmetrics
