@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -9,6 +10,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"lwr/config/configtest"
 	"lwr/research/deep"
@@ -339,5 +343,57 @@ func TestDeepTwoTopicsAtOnce(t *testing.T) {
 	d.json(&all, 0, "deep", "status", "--json")
 	if len(all.Topics) != 2 || all.Topics[0].Status != deep.StatusConfirmed || all.Topics[1].Status != deep.StatusConfirmed {
 		t.Errorf("status: %+v", all)
+	}
+}
+
+// The deep tools of `lwr mcp`, in the workspace the server runs in:
+// every output validates against its declared schema, and lwr's own
+// synthesis is confirmed through deep_finalize.
+func TestDeepMCPProcess(t *testing.T) {
+	if testing.Short() {
+		t.Skip("process test")
+	}
+	d := newDeepEnv(t)
+	cmd := d.cmd("mcp")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "lwr-test", Version: "v0"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v\n%s", err, stderr.String())
+	}
+	defer cs.Close()
+	schemas := toolSchemas(t, cs)
+	deepTools := 0
+	for name := range schemas {
+		if strings.HasPrefix(name, "deep_") {
+			deepTools++
+		}
+	}
+	if deepTools < 4 {
+		t.Fatalf("tools/list has %d deep_ tools", deepTools)
+	}
+	var st deepStart
+	if res := call(t, cs, schemas, "deep_start", map[string]any{"topic": "出張旅費の規程", "subtopics": []map[string]any{{"name": "日当"}, {"name": "宿泊料"}}}, &st); res.IsError {
+		t.Fatal(errorText(res))
+	}
+	for range 2 {
+		if res := call(t, cs, schemas, "deep_search", map[string]any{"slug": st.Slug, "skip_web": true}, nil); res.IsError {
+			t.Fatal(errorText(res))
+		}
+	}
+	if res := call(t, cs, schemas, "deep_gaps", map[string]any{"slug": st.Slug, "skip_web": true}, nil); res.IsError {
+		t.Fatal(errorText(res))
+	}
+	var r deepRun
+	if res := call(t, cs, schemas, "deep_finalize", map[string]any{"slug": st.Slug}, &r); res.IsError || r.Status != deep.StatusConfirmed {
+		t.Fatalf("deep_finalize: %s %+v\n%s", errorText(res), r, stderr.String())
+	}
+	if !strings.HasPrefix(r.Report, d.dir(st.Slug)) {
+		t.Errorf("the report is not in the server's workspace: %s", r.Report)
+	}
+	if res := call(t, cs, schemas, "deep_status", map[string]any{"slug": st.Slug}, nil); res.IsError {
+		t.Fatal(errorText(res))
 	}
 }

@@ -99,10 +99,10 @@ func (o Options) Root() string { return filepath.Join(o.Workspace, o.withDefault
 // inside the workspace.
 func (o Options) checkRoot() (string, error) {
 	if !filepath.IsAbs(o.Workspace) {
-		return "", fmt.Errorf("%w: the workspace %q is not absolute", ErrInput, o.Workspace)
+		return "", errorf(ErrInput, "the workspace %q is not absolute", o.Workspace)
 	}
 	if !filepath.IsLocal(o.OutputDir) {
-		return "", fmt.Errorf("%w: the output folder %q is not inside the workspace; set research.output_dir to a relative folder such as result/research", ErrOutsideWorkspace, o.OutputDir)
+		return "", errorf(ErrOutsideWorkspace, "the output folder %q is not inside the workspace; set research.output_dir to a relative folder such as result/research", o.OutputDir)
 	}
 	root := o.Root()
 	if err := confine(o.Workspace, root); err != nil {
@@ -138,7 +138,7 @@ func (o Options) openTopic(ctx context.Context, slug string) (*topic, error) {
 		return nil, err
 	}
 	if st, err := os.Stat(filepath.Join(dir, PlanFile)); err != nil || !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%w: %s in %s; lwr deep status lists the topics of this workspace", ErrNoTopic, slug, root)
+		return nil, errorf(ErrNoTopic, "%s in %s; lwr deep status lists the topics of this workspace", slug, root)
 	}
 	unlock, err := lock(ctx, filepath.Join(dir, lockFile), o.LockTimeout, "the topic "+slug)
 	if err != nil {
@@ -361,10 +361,10 @@ type RunOptions struct {
 // (StatusVerifyFailed). The third failure blocks the topic.
 func Run(ctx context.Context, o Options, slug string, ro RunOptions) (*Result, error) {
 	if ro.Report != nil && ro.Until != "" {
-		return nil, fmt.Errorf("%w: a report to verify runs to the end; give it without --until", ErrInput)
+		return nil, errorf(ErrInput, "a report to verify runs to the end; give it without --until")
 	}
 	if len(ro.Report) > maxReportFile {
-		return nil, fmt.Errorf("%w: the report is over %d bytes", ErrInput, maxReportFile)
+		return nil, errorf(ErrInput, "the report is over %d bytes", maxReportFile)
 	}
 	t, err := o.openTopic(ctx, slug)
 	if err != nil {
@@ -692,9 +692,9 @@ func Search(ctx context.Context, o Options, slug, name string, alts []string, sk
 	}
 	if idx < 0 {
 		if name == "" {
-			return nil, fmt.Errorf("%w: every subtopic of %s has been searched; check the gaps next (deep_gaps)", ErrInput, slug)
+			return nil, errorf(ErrInput, "every subtopic of %s has been searched; check the gaps next (deep_gaps)", slug)
 		}
-		return nil, fmt.Errorf("%w: %s has no subtopic %q; its subtopics are %s", ErrInput, slug, cut(name, 60), subtopicNames(t.plan))
+		return nil, errorf(ErrInput, "%s has no subtopic %q; its subtopics are %s", slug, cut(name, 60), subtopicNames(t.plan))
 	}
 	sub := t.plan.Subtopics[idx]
 	res := &SearchResult{Slug: slug, Subtopic: sub.Name}
@@ -758,7 +758,7 @@ func Gaps(ctx context.Context, o Options, slug string, alts []string, skipWeb bo
 				pending = append(pending, s.Name)
 			}
 		}
-		return nil, fmt.Errorf("%w: search the subtopics of %s first (deep_search): %d of %d are not searched yet (%s)", ErrInput, slug, len(pending), len(t.plan.Subtopics), cut(fmt.Sprint(pending), 120))
+		return nil, errorf(ErrInput, "search the subtopics of %s first (deep_search): %d of %d are not searched yet (%s)", slug, len(pending), len(t.plan.Subtopics), cut(fmt.Sprint(pending), 120))
 	}
 	if t.phase() == PhaseGaps {
 		if _, err := t.gapCheck(ctx, alts, skipWeb); err != nil {
@@ -826,7 +826,7 @@ func Status(o Options, slug string) (*TopicStatus, error) {
 	}
 	t := &topic{o: o, slug: slug, dir: dir, unlock: func() {}}
 	if _, err := os.Stat(t.path(PlanFile)); err != nil {
-		return nil, fmt.Errorf("%w: %s in %s; lwr deep status lists the topics of this workspace", ErrNoTopic, slug, root)
+		return nil, errorf(ErrNoTopic, "%s in %s; lwr deep status lists the topics of this workspace", slug, root)
 	}
 	if err := t.load(); err != nil {
 		return nil, err

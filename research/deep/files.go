@@ -54,14 +54,14 @@ func readBounded(p string, max int64) ([]byte, error) {
 		return nil, err
 	}
 	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%w: %s is not a regular file", ErrDamaged, p)
+		return nil, errorf(ErrDamaged, "%s is not a regular file", p)
 	}
 	data, err := io.ReadAll(io.LimitReader(f, max+1))
 	if err != nil {
 		return nil, err
 	}
 	if int64(len(data)) > max {
-		return nil, fmt.Errorf("%w: %s is over %d bytes", ErrDamaged, p, max)
+		return nil, errorf(ErrDamaged, "%s is over %d bytes", p, max)
 	}
 	return data, nil
 }
@@ -130,7 +130,7 @@ func confine(ws, p string) error {
 		a, b = strings.ToLower(a), strings.ToLower(b)
 	}
 	if rel, err := filepath.Rel(a, b); err != nil || rel != "." && !filepath.IsLocal(rel) {
-		return fmt.Errorf("%w: %s leads to %s, outside the workspace %s; remove the link or choose another workspace", ErrOutsideWorkspace, p, rq, ws)
+		return errorf(ErrOutsideWorkspace, "%s leads to %s, outside the workspace %s; remove the link or choose another workspace", p, rq, ws)
 	}
 	return nil
 }
@@ -149,7 +149,7 @@ func lock(ctx context.Context, p string, timeout time.Duration, what string) (fu
 			return func() { _ = lk.Unlock() }, nil
 		}
 		if time.Now().After(deadline) {
-			return nil, fmt.Errorf("%w: another lwr works on %s (a deep run or an agent's deep tool) for more than %s; wait for it to finish, or stop it", ErrBusy, what, timeout)
+			return nil, errorf(ErrBusy, "another lwr works on %s (a deep run or an agent's deep tool) for more than %s; wait for it to finish, or stop it", what, timeout)
 		}
 		select {
 		case <-ctx.Done():
@@ -226,4 +226,18 @@ func ReadEvents(p string) ([]Event, error) {
 		}
 	}
 	return out, nil
+}
+
+// kindError is an error of one of the kinds above: errors.Is sees the
+// kind, the message is the sentence alone.
+type kindError struct {
+	kind error
+	msg  string
+}
+
+func (e *kindError) Error() string        { return e.msg }
+func (e *kindError) Is(target error) bool { return target == e.kind }
+
+func errorf(kind error, format string, args ...any) error {
+	return &kindError{kind: kind, msg: fmt.Sprintf(format, args...)}
 }

@@ -146,16 +146,16 @@ func renderFindings(f *Findings) ([]byte, error) {
 func parseFindings(data []byte) (*Findings, error) {
 	i := bytes.LastIndex(data, []byte(findingsMarker))
 	if i < 0 {
-		return nil, fmt.Errorf("%w: the findings file has no %s…--> record", ErrDamaged, findingsMarker)
+		return nil, errorf(ErrDamaged, "the findings file has no %s…--> record", findingsMarker)
 	}
 	raw := bytes.TrimSpace(data[i+len(findingsMarker):])
 	raw, ok := bytes.CutSuffix(raw, []byte("-->"))
 	if !ok {
-		return nil, fmt.Errorf("%w: the findings record is cut short", ErrDamaged)
+		return nil, errorf(ErrDamaged, "the findings record is cut short")
 	}
 	var f Findings
 	if err := json.Unmarshal(bytes.TrimSpace(raw), &f); err != nil {
-		return nil, fmt.Errorf("%w: the findings record: %v", ErrDamaged, err)
+		return nil, errorf(ErrDamaged, "the findings record: %v", err)
 	}
 	return &f, nil
 }

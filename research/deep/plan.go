@@ -30,7 +30,7 @@ const (
 // Subtopic is one part of a topic with the queries that search it.
 type Subtopic struct {
 	Name    string   `yaml:"name" json:"name" jsonschema:"the subtopic, in a few words (日当)"`
-	Queries []string `yaml:"queries" json:"queries" jsonschema:"2–3 search queries for it; lwr writes them when none are given"`
+	Queries []string `yaml:"queries" json:"queries,omitempty" jsonschema:"2–3 search queries for it; lwr writes them when none are given"`
 	// Alternatives are words in the documents' formal vocabulary, added
 	// to every query of the subtopic at a lower weight.
 	Alternatives []string `yaml:"alternatives,omitempty" json:"alternatives,omitempty" jsonschema:"3–5 words in the documents' formal vocabulary (有休 → 年次有給休暇, 付与), added to its searches"`
@@ -52,11 +52,11 @@ func checkTopic(topic string) (string, error) {
 	t := strings.Join(strings.Fields(topic), " ")
 	switch {
 	case t == "":
-		return "", fmt.Errorf("%w: the topic is empty; give the question to research, e.g. lwr deep start 出張旅費の規程", ErrInput)
+		return "", errorf(ErrInput, "the topic is empty; give the question to research, e.g. lwr deep start 出張旅費の規程")
 	case !utf8.ValidString(t):
-		return "", fmt.Errorf("%w: the topic is not UTF-8 text", ErrInput)
+		return "", errorf(ErrInput, "the topic is not UTF-8 text")
 	case utf8.RuneCountInString(t) > maxTopicChars:
-		return "", fmt.Errorf("%w: the topic has %d characters; give at most %d", ErrInput, utf8.RuneCountInString(t), maxTopicChars)
+		return "", errorf(ErrInput, "the topic has %d characters; give at most %d", utf8.RuneCountInString(t), maxTopicChars)
 	}
 	return t, nil
 }
@@ -65,7 +65,7 @@ func checkTopic(topic string) (string, error) {
 // queries when it has none: its name, and the topic with its name.
 func checkSubtopics(topic string, subs []Subtopic) ([]Subtopic, error) {
 	if len(subs) > MaxSubtopics {
-		return nil, fmt.Errorf("%w: %d subtopics; give at most %d (3–5 is what a deep research is made for)", ErrInput, len(subs), MaxSubtopics)
+		return nil, errorf(ErrInput, "%d subtopics; give at most %d (3–5 is what a deep research is made for)", len(subs), MaxSubtopics)
 	}
 	seen := map[string]bool{}
 	out := make([]Subtopic, 0, len(subs))
@@ -73,13 +73,13 @@ func checkSubtopics(topic string, subs []Subtopic) ([]Subtopic, error) {
 		name := strings.Join(strings.Fields(s.Name), " ")
 		switch {
 		case name == "":
-			return nil, fmt.Errorf("%w: subtopic %d has no name; give it in a few words", ErrInput, i+1)
+			return nil, errorf(ErrInput, "subtopic %d has no name; give it in a few words", i+1)
 		case !utf8.ValidString(name) || utf8.RuneCountInString(name) > maxSubtopicChars:
-			return nil, fmt.Errorf("%w: subtopic %d: give its name as text of at most %d characters", ErrInput, i+1, maxSubtopicChars)
+			return nil, errorf(ErrInput, "subtopic %d: give its name as text of at most %d characters", i+1, maxSubtopicChars)
 		case name == Followup:
-			return nil, fmt.Errorf("%w: %s is the name of the gap check's subtopic; name subtopic %d otherwise", ErrInput, Followup, i+1)
+			return nil, errorf(ErrInput, "%s is the name of the gap check's subtopic; name subtopic %d otherwise", Followup, i+1)
 		case seen[fold(name)]:
-			return nil, fmt.Errorf("%w: the subtopic %q is given twice; give each once", ErrInput, name)
+			return nil, errorf(ErrInput, "the subtopic %q is given twice; give each once", name)
 		}
 		seen[fold(name)] = true
 		var qs []string
@@ -89,11 +89,11 @@ func checkSubtopics(topic string, subs []Subtopic) ([]Subtopic, error) {
 			}
 		}
 		if len(qs) > MaxQueries {
-			return nil, fmt.Errorf("%w: subtopic %q has %d queries; give 2–3", ErrInput, name, len(qs))
+			return nil, errorf(ErrInput, "subtopic %q has %d queries; give 2–3", name, len(qs))
 		}
 		for _, q := range qs {
 			if utf8.RuneCountInString(q) > maxTopicChars {
-				return nil, fmt.Errorf("%w: a query of subtopic %q has over %d characters", ErrInput, name, maxTopicChars)
+				return nil, errorf(ErrInput, "a query of subtopic %q has over %d characters", name, maxTopicChars)
 			}
 		}
 		if len(qs) == 0 {
@@ -106,7 +106,7 @@ func checkSubtopics(topic string, subs []Subtopic) ([]Subtopic, error) {
 			}
 		}
 		if len(alts) > maxAlternatives {
-			return nil, fmt.Errorf("%w: subtopic %q has %d alternatives; give 3–5", ErrInput, name, len(alts))
+			return nil, errorf(ErrInput, "subtopic %q has %d alternatives; give 3–5", name, len(alts))
 		}
 		out = append(out, Subtopic{Name: name, Queries: qs, Alternatives: alts})
 	}
@@ -156,17 +156,17 @@ func parsePlan(md []byte) (Plan, error) {
 	md = bytes.ReplaceAll(md, []byte("\r\n"), []byte("\n"))
 	rest, ok := bytes.CutPrefix(md, []byte("---\n"))
 	if !ok {
-		return p, fmt.Errorf("%w: plan.md has no front matter", ErrDamaged)
+		return p, errorf(ErrDamaged, "plan.md has no front matter")
 	}
 	head, _, ok := bytes.Cut(rest, []byte("\n---\n"))
 	if !ok {
-		return p, fmt.Errorf("%w: plan.md's front matter is not closed", ErrDamaged)
+		return p, errorf(ErrDamaged, "plan.md's front matter is not closed")
 	}
 	if err := yaml.Unmarshal(head, &p); err != nil {
-		return p, fmt.Errorf("%w: plan.md: %v", ErrDamaged, err)
+		return p, errorf(ErrDamaged, "plan.md: %v", err)
 	}
 	if p.Topic == "" || CheckSlug(p.Slug) != nil || len(p.Subtopics) == 0 {
-		return p, fmt.Errorf("%w: plan.md lacks its topic, slug or subtopics", ErrDamaged)
+		return p, errorf(ErrDamaged, "plan.md lacks its topic, slug or subtopics")
 	}
 	return p, nil
 }

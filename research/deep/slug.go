@@ -72,7 +72,7 @@ var slugTail = regexp.MustCompile(`-[0-9]{8}-[0-9a-f]{4}$`)
 func CheckSlug(s string) error {
 	loc := slugTail.FindStringIndex(s)
 	if loc == nil || loc[0] == 0 || kebab(s[:loc[0]], slugTopicMax) != s[:loc[0]] || !SafeName(s) {
-		return fmt.Errorf("%w: %q is not a topic's slug; give it as lwr deep start printed it (<topic>-YYYYMMDD-<4 hex>), or see lwr deep status", ErrInput, cut(s, 80))
+		return errorf(ErrInput, "%q is not a topic's slug; give it as lwr deep start printed it (<topic>-YYYYMMDD-<4 hex>), or see lwr deep status", cut(s, 80))
 	}
 	return nil
 }

@@ -2,7 +2,6 @@ package deep
 
 import (
 	"encoding/json"
-	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -41,7 +40,7 @@ func ParseUntil(s string) (Phase, error) {
 	case "", PhaseSearch, PhaseGaps, PhaseSynthesize:
 		return p, nil
 	}
-	return "", fmt.Errorf("%w: --until %q: use search, gaps or synthesize (the run stops after that phase)", ErrInput, s)
+	return "", errorf(ErrInput, "--until %q: use search, gaps or synthesize (the run stops after that phase)", s)
 }
 
 // MaxAttempts is the verifications that may fail before a topic is
@@ -80,10 +79,10 @@ const StateVersion = 1
 func parseState(data []byte) (*State, error) {
 	var s State
 	if err := json.Unmarshal(data, &s); err != nil {
-		return nil, fmt.Errorf("%w: state.json is not JSON (%v)", ErrDamaged, err)
+		return nil, errorf(ErrDamaged, "state.json is not JSON (%v)", err)
 	}
 	if s.Version != StateVersion || s.Phase.order() < 0 || s.Phase == PhaseConfirmed {
-		return nil, fmt.Errorf("%w: state.json has version %d and phase %q", ErrDamaged, s.Version, s.Phase)
+		return nil, errorf(ErrDamaged, "state.json has version %d and phase %q", s.Version, s.Phase)
 	}
 	return &s, nil
 }
