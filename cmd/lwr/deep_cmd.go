@@ -116,10 +116,11 @@ type deepStatusOptions struct {
 func newDeepStatusCommand(g *globalOptions) *cobra.Command {
 	var opts deepStatusOptions
 	cmd := &cobra.Command{
-		Use:   "status [SLUG]",
-		Short: "Where a deep research stands: phase, subtopics and their findings, attempts, the verifier's findings",
-		Long:  "Show a topic's phase, its subtopics with their status and findings, the verification attempts and the\nlast verification's problems; without SLUG, every topic of the workspace.",
-		Args:  cobra.MaximumNArgs(1),
+		Use:     "status [SLUG]",
+		Short:   "Where a deep research stands: phase, subtopics and their findings, attempts, the verifier's findings",
+		Long:    "Show a topic's phase, its subtopics with their status and findings, the verification attempts and the\nlast verification's problems; without SLUG, every topic of the workspace.",
+		Example: "  lwr deep status\n  lwr deep status --json 出張旅費の規程-20260601-3fa9",
+		Args:    cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runDeepStatus(opts, g, g.stdout, args)
 		},
