@@ -219,3 +219,39 @@ func TestDeepToolsStayInTheWorkspace(t *testing.T) {
 		t.Errorf("written outside the workspace: %v", files)
 	}
 }
+
+// The finalize tool takes a report without its JSON comment (the
+// skill's example), and validate knows a deep report.
+func TestFinalizeToolComputesTheComment(t *testing.T) {
+	cs, root, ws := deepServer(t)
+	md := atRoot(skillExample(t, "agent-report"), root)
+	var fin FinalizeOut
+	res := callTool(t, cs, "finalize", map[string]any{"markdown": md, "query": "出張の日当", "local_status": "ok", "web_status": "skipped", "deep_status": "skipped", "skip_web": true}, &fin)
+	if res.IsError || !fin.CommentComputed || !strings.HasPrefix(fin.Report, filepath.Join(ws, "result", "research", "research_")) {
+		t.Fatalf("finalize without the comment: %s %+v", toolText(res), fin)
+	}
+	saved, _ := os.ReadFile(fin.Report)
+	if !strings.Contains(string(saved), "\n<!-- JSON: {\"sections\":[{\"id\":\"local_info\"") {
+		t.Errorf("the saved report has no comment:\n%s", saved)
+	}
+	var v ValidateOut
+	callTool(t, cs, "validate", map[string]any{"path": fin.Report}, &v)
+	if !v.Valid || !v.SourcesChecked {
+		t.Errorf("validate of the finalized report: %+v", v)
+	}
+	deepMD := atRoot(strings.ReplaceAll(skillExample(t, "deep-report"), "<slug>", "出張旅費の規程-20260601-abcd"), root)
+	callTool(t, cs, "validate", map[string]any{"markdown": deepMD}, &v)
+	if v.Valid || len(v.Problems) != 1 || v.Problems[0].Code != report.ProblemJSONMissing {
+		t.Errorf("validate of a deep report without its comment: %+v", v)
+	}
+	full, _ := report.Complete([]byte(deepMD))
+	callTool(t, cs, "validate", map[string]any{"markdown": string(full)}, &v)
+	if !v.Valid {
+		t.Errorf("validate of a deep report: %+v", v)
+	}
+	bad := strings.Replace(string(full), "1泊の上限は一般従業員11,000円", "1泊の上限は一般従業員12,000円", 1)
+	callTool(t, cs, "validate", map[string]any{"markdown": bad}, &v)
+	if v.Valid || v.Problems[0].Code != report.ProblemClaimNumber {
+		t.Errorf("validate of a deep report with an unsupported number: %+v", v)
+	}
+}

@@ -13,6 +13,7 @@ import (
 
 	"lwr/config"
 	"lwr/config/configtest"
+	"lwr/policy"
 	"lwr/research"
 	"lwr/research/deep"
 	"lwr/research/report"
@@ -556,5 +557,24 @@ func TestDamagedState(t *testing.T) {
 	os.Remove(filepath.Join(st.Dir, deep.StateFile))
 	if res := run(t, o, st.Slug, deep.RunOptions{SkipWeb: true}); res.Status != deep.StatusConfirmed {
 		t.Errorf("without a state: %+v", res)
+	}
+}
+
+// An invalid currentness file stops the search: no findings, the state
+// as it was, and the policy's error for the caller.
+func TestInvalidPolicyStopsTheSearch(t *testing.T) {
+	root := rulesRoot(t)
+	o := options(t, root, configtest.TempDir(t))
+	st := start(t, o, "出張旅費の規程", travel)
+	researchtest.WriteFile(t, filepath.Join(root, ".research-policy", "currentness.json"), `{"version": 1, "records": [`)
+	_, err := deep.Run(context.Background(), o, st.Slug, deep.RunOptions{SkipWeb: true})
+	if !errors.Is(err, policy.ErrCurrentnessInvalid) {
+		t.Fatalf("run with an invalid currentness file: %v", err)
+	}
+	if files, _ := filepath.Glob(filepath.Join(st.Dir, deep.FindingsDir, "*")); len(files) > 0 {
+		t.Errorf("findings written: %v", files)
+	}
+	if s, _ := deep.Status(o, st.Slug); s.Phase != deep.PhaseSearch || s.Subtopics[0].Status != "pending" {
+		t.Errorf("status %+v", s)
 	}
 }
