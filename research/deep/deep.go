@@ -678,6 +678,10 @@ type SearchResult struct {
 // and returns its findings; a subtopic searched before is not searched
 // again.
 func Search(ctx context.Context, o Options, slug, name string, alts []string, skipWeb bool) (*SearchResult, error) {
+	alts, err := checkAlternatives(alts)
+	if err != nil {
+		return nil, err
+	}
 	t, err := o.openTopic(ctx, slug)
 	if err != nil {
 		return nil, err
@@ -746,6 +750,10 @@ type GapResult struct {
 // (alternatives added to the _followup's searches), or returns the one
 // that ran.
 func Gaps(ctx context.Context, o Options, slug string, alts []string, skipWeb bool) (*GapResult, error) {
+	alts, err := checkAlternatives(alts)
+	if err != nil {
+		return nil, err
+	}
 	t, err := o.openTopic(ctx, slug)
 	if err != nil {
 		return nil, err
@@ -969,19 +977,22 @@ func Start(ctx context.Context, o Options, in StartInput) (*Started, error) {
 		return nil, fmt.Errorf("create a folder for the topic in %s: %w", root, err)
 	}
 	t := &topic{o: o, slug: slug, dir: dir, unlock: func() {}}
+	started := false
 	defer func() {
 		if t.search != nil && t.search.local != nil {
 			t.search.local.Close()
+		}
+		if !started {
+			// Nothing half written: a start that failed leaves no topic.
+			os.RemoveAll(dir)
 		}
 	}()
 	if len(subs) == 0 {
 		s, err := t.searcher(ctx)
 		if err != nil {
-			os.RemoveAll(dir)
 			return nil, err
 		}
 		if subs, err = s.propose(ctx, topicText); err != nil {
-			os.RemoveAll(dir)
 			return nil, err
 		}
 	}
@@ -1003,6 +1014,7 @@ func Start(ctx context.Context, o Options, in StartInput) (*Started, error) {
 	if err := t.saveState(); err != nil {
 		return nil, err
 	}
+	started = true
 	if err := t.event(EventPlanWritten, map[string]any{"subtopics": len(subs)}); err != nil {
 		return nil, err
 	}

@@ -16,6 +16,7 @@ import (
 	"lwr/policy"
 	"lwr/research"
 	"lwr/research/deep"
+	"lwr/research/local"
 	"lwr/research/report"
 	"lwr/research/researchtest"
 	"lwr/web/webtest"
@@ -576,5 +577,26 @@ func TestInvalidPolicyStopsTheSearch(t *testing.T) {
 	}
 	if s, _ := deep.Status(o, st.Slug); s.Phase != deep.PhaseSearch || s.Subtopics[0].Status != "pending" {
 		t.Errorf("status %+v", s)
+	}
+}
+
+// A start that fails (here: no index to propose subtopics from) leaves
+// no topic behind.
+func TestFailedStartLeavesNothing(t *testing.T) {
+	root := rulesRoot(t)
+	ws := configtest.TempDir(t)
+	o := options(t, root, ws)
+	o.OpenLocal = func(context.Context) (local.Searcher, error) { return nil, errors.New("open index: disk on fire") }
+	if _, err := deep.Start(context.Background(), o, deep.StartInput{Topic: "出張旅費の規程"}); err == nil || !strings.Contains(err.Error(), "disk on fire") {
+		t.Fatalf("start: %v", err)
+	}
+	if all, err := deep.List(o); err != nil || len(all) != 0 {
+		t.Errorf("topics after a failed start: %+v %v", all, err)
+	}
+	ents, _ := os.ReadDir(o.Root())
+	for _, e := range ents {
+		if e.IsDir() {
+			t.Errorf("left %s", e.Name())
+		}
 	}
 }

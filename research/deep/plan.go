@@ -99,14 +99,9 @@ func checkSubtopics(topic string, subs []Subtopic) ([]Subtopic, error) {
 		if len(qs) == 0 {
 			qs = defaultQueries(topic, name)
 		}
-		var alts []string
-		for _, a := range s.Alternatives {
-			if a = strings.TrimSpace(a); a != "" && !containsFold(alts, a) {
-				alts = append(alts, a)
-			}
-		}
-		if len(alts) > maxAlternatives {
-			return nil, errorf(ErrInput, "subtopic %q has %d alternatives; give 3–5", name, len(alts))
+		alts, err := checkAlternatives(s.Alternatives)
+		if err != nil {
+			return nil, fmt.Errorf("subtopic %q: %w", name, err)
 		}
 		out = append(out, Subtopic{Name: name, Queries: qs, Alternatives: alts})
 	}
@@ -169,4 +164,24 @@ func parsePlan(md []byte) (Plan, error) {
 		return p, errorf(ErrDamaged, "plan.md lacks its topic, slug or subtopics")
 	}
 	return p, nil
+}
+
+// checkAlternatives cleans a list of alternatives: each a word or two of
+// at most maxSubtopicChars characters, at most maxAlternatives of them.
+func checkAlternatives(list []string) ([]string, error) {
+	var out []string
+	for _, a := range list {
+		a = normSpace(a)
+		switch {
+		case a == "" || containsFold(out, a):
+			continue
+		case !utf8.ValidString(a) || utf8.RuneCountInString(a) > maxSubtopicChars:
+			return nil, errorf(ErrInput, "the alternative %q: give a word of the documents of at most %d characters", cut(a, 40), maxSubtopicChars)
+		}
+		out = append(out, a)
+	}
+	if len(out) > maxAlternatives {
+		return nil, errorf(ErrInput, "%d alternatives; give 3–5", len(out))
+	}
+	return out, nil
 }
