@@ -176,7 +176,7 @@ func TestDeepCommandErrors(t *testing.T) {
 		{[]string{"deep", "start"}, exitUsage, "the topic is empty"},
 		{[]string{"deep", "start", "--subtopic", "a", "--subtopic", "Ａ", "x"}, exitUsage, "given twice"},
 		{[]string{"deep", "run", "../../etc-20260601-abcd"}, exitUsage, "is not a topic's slug"},
-		{[]string{"deep", "run", "x-20260601-abcd"}, exitUsage, "no such deep research"},
+		{[]string{"deep", "run", "x-20260601-abcd"}, exitUsage, "no deep research x-20260601-abcd in "},
 		{[]string{"deep", "run", "--until", "verify", "x-20260601-abcd"}, exitUsage, "use search, gaps or synthesize"},
 		{[]string{"deep", "run", "--until", "gaps", "--report", "r.md", "x-20260601-abcd"}, exitUsage, "contradict"},
 		{[]string{"deep", "status", "CON"}, exitUsage, "is not a topic's slug"},

@@ -138,7 +138,7 @@ func (o Options) openTopic(ctx context.Context, slug string) (*topic, error) {
 		return nil, err
 	}
 	if st, err := os.Stat(filepath.Join(dir, PlanFile)); err != nil || !st.Mode().IsRegular() {
-		return nil, errorf(ErrNoTopic, "%s in %s; lwr deep status lists the topics of this workspace", slug, root)
+		return nil, errorf(ErrNoTopic, "no deep research %s in %s; lwr deep status lists the topics of this workspace", slug, root)
 	}
 	unlock, err := lock(ctx, filepath.Join(dir, lockFile), o.LockTimeout, "the topic "+slug)
 	if err != nil {
@@ -834,7 +834,7 @@ func Status(o Options, slug string) (*TopicStatus, error) {
 	}
 	t := &topic{o: o, slug: slug, dir: dir, unlock: func() {}}
 	if _, err := os.Stat(t.path(PlanFile)); err != nil {
-		return nil, errorf(ErrNoTopic, "%s in %s; lwr deep status lists the topics of this workspace", slug, root)
+		return nil, errorf(ErrNoTopic, "no deep research %s in %s; lwr deep status lists the topics of this workspace", slug, root)
 	}
 	if err := t.load(); err != nil {
 		return nil, err
