@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -76,6 +77,18 @@ func checkConfirmed(t *testing.T, root, path string, strict bool) string {
 	// Citations fails the test on a quote that is not the file's lines
 	// (strict: lwr's reports quote every citation).
 	researchtest.Citations(t, string(md), strict)
+	// A claim is said once, but in a section that has no other.
+	d, _ := report.ParseDeep(md)
+	said := map[string]bool{}
+	for _, sec := range d.Sections {
+		for _, c := range sec.Claims {
+			k := c.Text + fmt.Sprint(c.Refs)
+			if said[k] && len(sec.Claims) > 1 {
+				t.Errorf("%q is said again in %q", c.Text, sec.Title)
+			}
+			said[k] = true
+		}
+	}
 	raw, p := report.ExtractComment(md)
 	if p != nil {
 		t.Fatal(p)
@@ -172,6 +185,37 @@ func TestProposedSubtopics(t *testing.T) {
 	if want := []string{"出張の申請", "交通費", "日当", "宿泊料", "出張報告と精算"}; !slices.Equal(names, want) {
 		t.Errorf("proposed %v, want %v", names, want)
 	}
+	// Another company's rules: the topic's own document is not the first
+	// found (経費精算手順 is), its articles are still the subtopics.
+	rb := configtest.TempDir(t)
+	researchtest.CopyTree(t, filepath.Join(researchtest.Repo(), "testdata", "rulesb"), rb)
+	ob := options(t, rb, configtest.TempDir(t))
+	st = start(t, ob, "出張旅費の規程", nil)
+	names = nil
+	for _, s := range st.Plan.Subtopics {
+		names = append(names, s.Name)
+	}
+	if want := []string{"出張の命令", "旅費の種類", "交通費", "日当", "宿泊料"}; !slices.Equal(names, want) {
+		t.Errorf("rulesb: proposed %v, want %v", names, want)
+	}
+	res := run(t, ob, st.Slug, deep.RunOptions{SkipWeb: true})
+	md := checkConfirmed(t, rb, res.Report, true)
+	// The rule's table of amounts is the 日当 claim, with its rows; a row
+	// of another table is one row.
+	if !strings.Contains(md, "## 4. 日当\n\n- 日当は、出張中の食事代その他の諸雑費に充てるため、次の区分により支給する。 / ｜ 区分 ｜ 宿泊出張（1日につき） ｜ 日帰り出張（1日につき） ｜ / ｜ 役員 ｜ 4,000円 ｜ 2,000円 ｜") ||
+		!strings.Contains(md, "- ｜ 出張旅費 ｜ 出張時の交通費、宿泊料、日当 ｜ 旅費規程による ｜ [") {
+		t.Errorf("rulesb report:\n%s", md)
+	}
+
+	// A topic whose words a document's title holds in part: its articles,
+	// and a line several of them find said once.
+	st = start(t, ob, "情報セキュリティの社内ルール", nil)
+	if len(st.Plan.Subtopics) != 5 || st.Plan.Subtopics[0].Name != "情報機器の貸与" {
+		t.Errorf("rulesb security: %+v", st.Plan.Subtopics)
+	}
+	res = run(t, ob, st.Slug, deep.RunOptions{SkipWeb: true})
+	checkConfirmed(t, rb, res.Report, true)
+
 	// The question's own facets come first; generic ones fill up.
 	st = start(t, o, "慶弔見舞金と慶弔休暇", nil)
 	if len(st.Plan.Subtopics) < 3 || st.Plan.Subtopics[0].Name != "慶弔見舞金" || st.Plan.Subtopics[1].Name != "慶弔休暇" {

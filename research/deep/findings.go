@@ -57,6 +57,7 @@ type Evidence struct {
 	ClaimStart int      `json:"claim_start,omitempty"` // the first line the claim states (after an article title)
 	Lines      []string `json:"lines,omitempty"`       // lines Start–End as the file says them
 	Edition    string   `json:"edition,omitempty"`
+	Title      string   `json:"title,omitempty"` // the document's title
 	Where      string   `json:"where,omitempty"` // p.3, シート「…」 行12 (PDF and Office)
 
 	Page *WebPage `json:"page,omitempty"`

@@ -3,9 +3,11 @@ package deep
 import (
 	"context"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
+	"lwr/analyzer"
 	"lwr/index"
 	"lwr/research/local"
 )
@@ -32,19 +34,36 @@ var generic = map[string]bool{
 // the question and the documents give fewer than ProposeMin.
 var fallbackFacets = []string{"対象と範囲", "手続きと期限", "金額と上限", "例外と注意点"}
 
+// topicFiller are words of a question that name no document: 規程,
+// ルール, まとめ (出張旅費の規程 is about 旅費; 社内ルール about nothing in particular).
+var topicFiller = map[string]bool{
+	"規程": true, "規則": true, "規定": true, "ルール": true, "社内": true, "まとめ": true, "全部": true, "調査": true,
+	"一覧": true, "概要": true, "内容": true, "制度": true, "について": true,
+}
+
 // propose decomposes a topic into 3–5 subtopics: the question's own
-// facets (日当と宿泊料 → 日当, 宿泊料), then the headings of the
-// documents its words find (the article titles of a rule first, in the
-// document's order; chapters when a document has no articles), then
+// facets (日当と宿泊料 → 日当, 宿泊料); then the headings of the documents
+// its words find that are the topic's own (their title holds half its
+// words or more: 旅費規程 for 出張旅費の規程), in the order found — a rule's
+// article titles, in order, or its chapters — or, when none is, the
+// titles of the documents found (a topic several documents share); then
 // generic facets of a rule.
 func (s *searcher) propose(ctx context.Context, topic string) ([]Subtopic, error) {
-	var names []string
-	add := func(n string) {
+	var subs []Subtopic
+	add := func(n string, queries ...string) {
 		n = strings.TrimSpace(n)
-		if utf8.RuneCountInString(n) < 2 || utf8.RuneCountInString(n) > maxSubtopicChars || generic[n] || containsFold(names, n) || fold(n) == fold(topic) || len(names) >= ProposeMax {
+		if utf8.RuneCountInString(n) < 2 || utf8.RuneCountInString(n) > maxSubtopicChars || generic[n] || fold(n) == fold(topic) || len(subs) >= ProposeMax {
 			return
 		}
-		names = append(names, n)
+		for _, x := range subs {
+			if fold(x.Name) == fold(n) {
+				return
+			}
+		}
+		if len(queries) == 0 {
+			queries = defaultQueries(topic, n)
+		}
+		subs = append(subs, Subtopic{Name: n, Queries: queries})
 	}
 	if parts := facetSep.Split(topic, -1); len(parts) > 1 {
 		for _, p := range parts {
@@ -52,48 +71,71 @@ func (s *searcher) propose(ctx context.Context, topic string) ([]Subtopic, error
 		}
 	}
 	if q, err := index.ParseQuery(topic); err == nil {
-		res, err := s.local.Search(ctx, local.Request{Query: q, Mode: index.Ranked, Limit: 3, MaxChars: 200, NoHighlights: true})
+		res, err := s.local.Search(ctx, local.Request{Query: q, Mode: index.Ranked, Limit: 5, MaxChars: 200, NoHighlights: true})
 		if err != nil && ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		if err == nil {
-			for _, m := range res.Matches {
-				f, err := s.read(m.Path)
-				if err != nil {
-					continue
+		if err == nil && len(res.Matches) > 0 {
+			var words []string
+			for _, w := range res.Content {
+				if fw := analyzer.Fold(w); !topicFiller[fw] && !slices.Contains(words, fw) {
+					words = append(words, fw)
 				}
-				var articles, chapters []string
-				for _, l := range f.Lines {
-					t := strings.TrimSpace(l)
-					if a := articleName.FindStringSubmatch(t); a != nil {
-						articles = append(articles, a[1])
-					} else if h := mdHeading.FindStringSubmatch(t); h != nil {
-						chapters = append(chapters, strings.TrimSpace(chapterLabel.ReplaceAllString(h[1], "")))
+			}
+			own := func(title string) bool {
+				ft, n := analyzer.Fold(title), 0
+				for _, w := range words {
+					if strings.Contains(ft, w) {
+						n++
 					}
 				}
-				if len(articles) == 0 {
-					articles = chapters
+				return len(words) > 0 && 2*n >= len(words)
+			}
+			if slices.ContainsFunc(res.Matches, func(m index.Match) bool { return own(m.Title) }) {
+				for _, m := range res.Matches {
+					if !own(m.Title) {
+						continue
+					}
+					for _, h := range s.headings(m.Path) {
+						add(h)
+					}
 				}
-				for _, a := range articles {
-					add(a)
+			} else {
+				for _, m := range res.Matches {
+					add(m.Title, topic+" "+m.Title, m.Title)
 				}
 			}
 		}
 	}
-	found := len(names)
 	for _, f := range fallbackFacets {
-		if len(names) >= ProposeMin {
+		if len(subs) >= ProposeMin {
 			break
 		}
-		add(f)
+		// A generic facet means nothing without the topic.
+		add(f, topic+" "+f)
 	}
-	out := make([]Subtopic, len(names))
-	for i, n := range names {
-		out[i] = Subtopic{Name: n, Queries: defaultQueries(topic, n)}
-		if i >= found {
-			// A generic facet means nothing without the topic.
-			out[i].Queries = []string{topic + " " + n}
+	return subs, nil
+}
+
+// headings are a document's article titles in order (第4条（日当） →
+// 日当), or its Markdown headings below the title when it has no
+// articles.
+func (s *searcher) headings(rel string) []string {
+	f, err := s.read(rel)
+	if err != nil {
+		return nil
+	}
+	var articles, chapters []string
+	for _, l := range f.Lines {
+		t := strings.TrimSpace(l)
+		if a := articleName.FindStringSubmatch(t); a != nil {
+			articles = append(articles, a[1])
+		} else if h := mdHeading.FindStringSubmatch(t); h != nil {
+			chapters = append(chapters, strings.TrimSpace(chapterLabel.ReplaceAllString(h[1], "")))
 		}
 	}
-	return out, nil
+	if len(articles) == 0 {
+		return chapters
+	}
+	return articles
 }

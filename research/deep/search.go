@@ -29,6 +29,9 @@ const (
 // articleTitle is a rule's article heading: 第4条（日当）.
 var articleTitle = regexp.MustCompile(`^第[0-9０-９一二三四五六七八九十百千]+条\s*[（(][^）)]*[）)]\s*$`)
 
+// bullet is a list item's marker (the claim is a list item itself).
+var bullet = regexp.MustCompile(`^[-*+・]\s+`)
+
 // tableRule is a table's border row.
 var tableRule = regexp.MustCompile(`^\|?[\s:\-|]+\|?$`)
 
@@ -107,7 +110,7 @@ func (s *searcher) searchSubtopic(ctx context.Context, topic string, sub Subtopi
 		}
 		qr.Local, qr.Web, qr.Hits = r.Local.Status, r.Web.Status, len(r.Local.Hits)+len(r.Web.Hits)+len(r.Deep.Hits)
 		for _, w := range r.Local.Content {
-			if fw := analyzer.Fold(w); strings.Contains(analyzer.Fold(sub.Name), fw) && !slices.Contains(words, fw) {
+			if fw := analyzer.Fold(w); strings.Contains(analyzer.Fold(sub.Name), fw) && !topicFiller[fw] && !slices.Contains(words, fw) {
 				words = append(words, fw)
 			}
 		}
@@ -180,7 +183,7 @@ func about(e Evidence, words []string) bool {
 	if len(words) == 0 {
 		return true
 	}
-	text := analyzer.Fold(e.Claim + "\n" + strings.Join(e.Lines, "\n"))
+	text := analyzer.Fold(e.Title + "\n" + e.Claim + "\n" + strings.Join(e.Lines, "\n"))
 	if e.Page != nil {
 		text += "\n" + analyzer.Fold(e.Page.Title+"\n"+e.Page.Snippet)
 	}
@@ -269,7 +272,13 @@ func (s *searcher) evidence(r *research.Report, p research.Point, q string) (Evi
 	if first < 1 || last > len(lines) {
 		return Evidence{}, false
 	}
-	for last+1 <= len(lines) && last-first+1 < maxEvidenceLines {
+	// A table row is a unit of its own: it does not run on into the next
+	// row (a rule's lead-in does run on into its table).
+	row := strings.HasPrefix(strings.TrimSpace(lines[first-1]), "|")
+	if row {
+		last = first
+	}
+	for !row && last+1 <= len(lines) && last-first+1 < maxEvidenceLines {
 		t := strings.TrimSpace(lines[last])
 		if t == "" || strings.HasPrefix(t, "#") || articleTitle.MatchString(t) {
 			break
@@ -286,7 +295,7 @@ func (s *searcher) evidence(r *research.Report, p research.Point, q string) (Evi
 	var parts []string
 	for _, l := range lines[first-1 : last] {
 		if t := strings.TrimSpace(l); t != "" && !tableRule.MatchString(t) {
-			parts = append(parts, t)
+			parts = append(parts, strings.TrimSpace(bullet.ReplaceAllString(t, "")))
 		}
 	}
 	claim := strings.Join(parts, " / ")
@@ -307,6 +316,7 @@ func (s *searcher) evidence(r *research.Report, p research.Point, q string) (Evi
 	e := Evidence{
 		Key: fmt.Sprintf("%s#L%d-L%d", hit.Path, start, last), Kind: "local", Query: q, Claim: claim, Labels: p.Labels,
 		Path: hit.Path, Abs: abs, Start: start, End: last, ClaimStart: first, Lines: append([]string(nil), lines[start-1:last]...), Edition: hit.Edition(),
+		Title: hit.Match.Title,
 	}
 	if start-1 < len(file.Locators) {
 		e.Where = file.Locators[start-1].Label()

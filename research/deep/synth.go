@@ -78,11 +78,23 @@ func (t *topic) render(all []*Findings) ([]byte, error) {
 			title = FollowupTitle
 		}
 		fmt.Fprintf(&b, "## %d. %s\n\n", n, report.Text(title))
-		claims := 0
+		// Evidence an earlier section states already is said once, unless
+		// it is all this section has.
+		var shown []Evidence
 		for _, e := range f.Evidence {
-			if excluded[e.Key] {
-				continue
+			if _, seen := refOf[e.Key]; !excluded[e.Key] && !seen {
+				shown = append(shown, e)
 			}
+		}
+		if len(shown) == 0 {
+			for _, e := range f.Evidence {
+				if !excluded[e.Key] {
+					shown = append(shown, e)
+				}
+			}
+		}
+		claims := 0
+		for _, e := range shown {
 			fmt.Fprintf(&b, "- %s [%s]\n", shownClaim(e), ref(e))
 			claims++
 		}
