@@ -21,9 +21,9 @@ import (
 // path, and a deep research folder that leads out of the workspace
 // through a link is refused with path_outside_workspace.
 
-// CodeOutsideWorkspace is the tool error code of a path outside the
+// deepCodeOutside is the tool error code of a path outside the
 // server's workspace.
-const CodeOutsideWorkspace = "path_outside_workspace"
+const deepCodeOutside = "path_outside_workspace"
 
 // DeepStartIn is the input of deep_start.
 type DeepStartIn struct {
@@ -124,7 +124,7 @@ func deepToolError(err error) error {
 	msg := strings.TrimSuffix(strings.TrimSpace(err.Error()), ".") + "."
 	switch {
 	case errors.Is(err, deep.ErrOutsideWorkspace):
-		return fmt.Errorf("%s: %s", CodeOutsideWorkspace, msg)
+		return fmt.Errorf("%s: %s", deepCodeOutside, msg)
 	case errors.Is(err, deep.ErrInput), errors.Is(err, deep.ErrNoTopic):
 		return fmt.Errorf("invalid_input: %s", msg)
 	case errors.Is(err, deep.ErrBusy):
@@ -149,7 +149,7 @@ func (s *Server) deepStart(ctx context.Context, _ *mcp.CallToolRequest, in DeepS
 	case "confirmed":
 		text = fmt.Sprintf("a confirmed report of the topic is there: %s (refresh starts anew)", st.Report)
 	}
-	return textResult(text), *st, nil
+	return deepText(text), *st, nil
 }
 
 func (s *Server) deepSearch(ctx context.Context, _ *mcp.CallToolRequest, in DeepSearchIn) (*mcp.CallToolResult, deep.SearchResult, error) {
@@ -161,7 +161,7 @@ func (s *Server) deepSearch(ctx context.Context, _ *mcp.CallToolRequest, in Deep
 	if err != nil {
 		return nil, deep.SearchResult{}, deepToolError(err)
 	}
-	return textResult(res.Markdown), *res, nil
+	return deepText(res.Markdown), *res, nil
 }
 
 func (s *Server) deepGaps(ctx context.Context, _ *mcp.CallToolRequest, in DeepGapsIn) (*mcp.CallToolResult, deep.GapResult, error) {
@@ -177,7 +177,7 @@ func (s *Server) deepGaps(ctx context.Context, _ *mcp.CallToolRequest, in DeepGa
 	if len(res.Gaps) > 0 {
 		text = fmt.Sprintf("%d gaps, searched as the _followup subtopic; next: deep_finalize with your report\n\n%s", len(res.Gaps), res.Markdown)
 	}
-	return textResult(text), *res, nil
+	return deepText(text), *res, nil
 }
 
 func (s *Server) deepFinalize(ctx context.Context, _ *mcp.CallToolRequest, in DeepFinalizeIn) (*mcp.CallToolResult, deep.Result, error) {
@@ -210,7 +210,7 @@ func (s *Server) deepFinalize(ctx context.Context, _ *mcp.CallToolRequest, in De
 		}
 		text = b.String()
 	}
-	return textResult(text), *res, nil
+	return deepText(text), *res, nil
 }
 
 func (s *Server) deepStatus(_ context.Context, _ *mcp.CallToolRequest, in DeepStatusIn) (*mcp.CallToolResult, DeepStatusOut, error) {
@@ -232,6 +232,6 @@ func (s *Server) deepStatus(_ context.Context, _ *mcp.CallToolRequest, in DeepSt
 	return nil, DeepStatusOut{Topics: all}, nil
 }
 
-func textResult(s string) *mcp.CallToolResult {
+func deepText(s string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: s}}}
 }

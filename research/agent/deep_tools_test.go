@@ -66,9 +66,9 @@ func deepServer(t *testing.T) (cs *mcp.ClientSession, root, ws string) {
 	return cs, root, ws
 }
 
-// callTool calls a tool and decodes its structured content; a tool error
+// deepCall calls a tool and decodes its structured content; a tool error
 // fails the test unless wantErr.
-func callTool(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any, out any) *mcp.CallToolResult {
+func deepCall(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any, out any) *mcp.CallToolResult {
 	t.Helper()
 	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
 	if err != nil {
@@ -86,7 +86,7 @@ func callTool(t *testing.T, cs *mcp.ClientSession, name string, args map[string]
 	return res
 }
 
-func toolText(res *mcp.CallToolResult) string {
+func deepToolText(res *mcp.CallToolResult) string {
 	var b strings.Builder
 	for _, c := range res.Content {
 		if tc, ok := c.(*mcp.TextContent); ok {
@@ -119,36 +119,36 @@ func TestDeepTools(t *testing.T) {
 	}
 
 	var st deep.Started
-	res := callTool(t, cs, "deep_start", map[string]any{"topic": "出張旅費の規程", "subtopics": []map[string]any{
+	res := deepCall(t, cs, "deep_start", map[string]any{"topic": "出張旅費の規程", "subtopics": []map[string]any{
 		{"name": "日当", "queries": []string{"日当", "出張 日当 課長"}},
 		{"name": "宿泊料", "queries": []string{"宿泊料 上限"}, "alternatives": []string{"ホテル代"}},
 	}}, &st)
 	if res.IsError || st.Slug == "" || st.State == nil || st.State.Phase != deep.PhaseSearch || st.Plan.Subtopics[1].Alternatives[0] != "ホテル代" {
-		t.Fatalf("deep_start: %s %+v", toolText(res), st)
+		t.Fatalf("deep_start: %s %+v", deepToolText(res), st)
 	}
 	if !strings.HasPrefix(st.Dir, filepath.Join(ws, "result", "research", "deep")) {
 		t.Errorf("the topic is not in the server's workspace: %s", st.Dir)
 	}
 	var found deep.SearchResult
-	callTool(t, cs, "deep_search", map[string]any{"slug": st.Slug, "subtopic": "日当", "skip_web": true}, &found)
+	deepCall(t, cs, "deep_search", map[string]any{"slug": st.Slug, "subtopic": "日当", "skip_web": true}, &found)
 	if !found.Searched || found.Subtopic != "日当" || len(found.Findings.Evidence) == 0 || !strings.Contains(found.Markdown, "## EVIDENCE") || len(found.Pending) != 1 {
 		t.Fatalf("deep_search 日当: %+v", found)
 	}
 	// The gap check waits for every subtopic.
-	if res := callTool(t, cs, "deep_gaps", map[string]any{"slug": st.Slug}, nil); !res.IsError || !strings.HasPrefix(toolText(res), "invalid_input: search the subtopics") {
-		t.Errorf("deep_gaps before the searches: %s", toolText(res))
+	if res := deepCall(t, cs, "deep_gaps", map[string]any{"slug": st.Slug}, nil); !res.IsError || !strings.HasPrefix(deepToolText(res), "invalid_input: search the subtopics") {
+		t.Errorf("deep_gaps before the searches: %s", deepToolText(res))
 	}
-	callTool(t, cs, "deep_search", map[string]any{"slug": st.Slug, "skip_web": true}, &found)
+	deepCall(t, cs, "deep_search", map[string]any{"slug": st.Slug, "skip_web": true}, &found)
 	if found.Subtopic != "宿泊料" || !found.Searched || found.Phase != deep.PhaseGaps || len(found.Pending) != 0 {
 		t.Fatalf("deep_search of the next subtopic: %+v", found)
 	}
 	var again deep.SearchResult
-	callTool(t, cs, "deep_search", map[string]any{"slug": st.Slug, "subtopic": "宿泊料"}, &again)
+	deepCall(t, cs, "deep_search", map[string]any{"slug": st.Slug, "subtopic": "宿泊料"}, &again)
 	if again.Searched || again.Markdown != found.Markdown {
 		t.Errorf("a subtopic searched again: %+v", again)
 	}
 	var gaps deep.GapResult
-	callTool(t, cs, "deep_gaps", map[string]any{"slug": st.Slug, "skip_web": true}, &gaps)
+	deepCall(t, cs, "deep_gaps", map[string]any{"slug": st.Slug, "skip_web": true}, &gaps)
 	if gaps.Phase != deep.PhaseSynthesize || len(gaps.Gaps) != 0 || gaps.Followup != nil {
 		t.Fatalf("deep_gaps: %+v", gaps)
 	}
@@ -163,13 +163,13 @@ func TestDeepTools(t *testing.T) {
 		"### [L2] 旅費規程.md\n\n" + report.Citation("旅費規程.md", abs, 26, 27) + "\n\n> 一般従業員　11,000円\n> 課長以上　14,000円\n"
 	var fin deep.Result
 	bad := strings.Replace(agent, "課長以上は14,000円", "課長以上は15,000円", 1)
-	res = callTool(t, cs, "deep_finalize", map[string]any{"slug": st.Slug, "markdown": bad}, &fin)
-	if res.IsError || fin.Status != deep.StatusVerifyFailed || fin.Attempts != 1 || fin.Problems[0].Code != report.ProblemClaimNumber || !strings.Contains(toolText(res), "15000") {
-		t.Fatalf("deep_finalize of an unsupported number: %s %+v", toolText(res), fin)
+	res = deepCall(t, cs, "deep_finalize", map[string]any{"slug": st.Slug, "markdown": bad}, &fin)
+	if res.IsError || fin.Status != deep.StatusVerifyFailed || fin.Attempts != 1 || fin.Problems[0].Code != report.ProblemClaimNumber || !strings.Contains(deepToolText(res), "15000") {
+		t.Fatalf("deep_finalize of an unsupported number: %s %+v", deepToolText(res), fin)
 	}
-	res = callTool(t, cs, "deep_finalize", map[string]any{"slug": st.Slug, "markdown": agent}, &fin)
-	if res.IsError || fin.Status != deep.StatusConfirmed || !strings.HasPrefix(toolText(res), "確認済み: [report.md](") {
-		t.Fatalf("deep_finalize: %s %+v", toolText(res), fin)
+	res = deepCall(t, cs, "deep_finalize", map[string]any{"slug": st.Slug, "markdown": agent}, &fin)
+	if res.IsError || fin.Status != deep.StatusConfirmed || !strings.HasPrefix(deepToolText(res), "確認済み: [report.md](") {
+		t.Fatalf("deep_finalize: %s %+v", deepToolText(res), fin)
 	}
 	md, _ := os.ReadFile(fin.Report)
 	if !strings.HasPrefix(string(md), "---\nkind: deep\nstatus: confirmed\n") || !strings.Contains(string(md), "日帰りで片道100km未満なら支給しない。 [L1]") {
@@ -179,17 +179,17 @@ func TestDeepTools(t *testing.T) {
 		t.Errorf("validate: %v", ps)
 	}
 	var status DeepStatusOut
-	callTool(t, cs, "deep_status", map[string]any{}, &status)
+	deepCall(t, cs, "deep_status", map[string]any{}, &status)
 	if len(status.Topics) != 1 || status.Topics[0].Status != deep.StatusConfirmed || status.Topics[0].Attempts != 0 {
 		t.Errorf("deep_status: %+v", status)
 	}
 	// A second agent asking for the same topic is pointed at the report.
-	callTool(t, cs, "deep_start", map[string]any{"topic": "出張旅費の規程"}, &st)
+	deepCall(t, cs, "deep_start", map[string]any{"topic": "出張旅費の規程"}, &st)
 	if st.Existing != "confirmed" || st.Report != fin.Report {
 		t.Errorf("deep_start of a confirmed topic: %+v", st)
 	}
-	if res := callTool(t, cs, "deep_search", map[string]any{"slug": "../../etc-20260601-abcd"}, nil); !res.IsError || !strings.HasPrefix(toolText(res), "invalid_input:") {
-		t.Errorf("a slug that is a path: %s", toolText(res))
+	if res := deepCall(t, cs, "deep_search", map[string]any{"slug": "../../etc-20260601-abcd"}, nil); !res.IsError || !strings.HasPrefix(deepToolText(res), "invalid_input:") {
+		t.Errorf("a slug that is a path: %s", deepToolText(res))
 	}
 }
 
@@ -210,9 +210,9 @@ func TestDeepToolsStayInTheWorkspace(t *testing.T) {
 		{"deep_status", map[string]any{}},
 		{"deep_finalize", map[string]any{"slug": "出張旅費の規程-20260601-abcd"}},
 	} {
-		res := callTool(t, cs, c.tool, c.args, nil)
-		if !res.IsError || !strings.HasPrefix(toolText(res), CodeOutsideWorkspace+": ") {
-			t.Errorf("%s through a link out of the workspace: %s", c.tool, toolText(res))
+		res := deepCall(t, cs, c.tool, c.args, nil)
+		if !res.IsError || !strings.HasPrefix(deepToolText(res), deepCodeOutside+": ") {
+			t.Errorf("%s through a link out of the workspace: %s", c.tool, deepToolText(res))
 		}
 	}
 	if files := researchtest.Files(t, outside); len(files) > 0 {
@@ -224,33 +224,33 @@ func TestDeepToolsStayInTheWorkspace(t *testing.T) {
 // skill's example), and validate knows a deep report.
 func TestFinalizeToolComputesTheComment(t *testing.T) {
 	cs, root, ws := deepServer(t)
-	md := atRoot(skillExample(t, "agent-report"), root)
+	md := skillAtRoot(skillExample(t, "agent-report"), root)
 	var fin FinalizeOut
-	res := callTool(t, cs, "finalize", map[string]any{"markdown": md, "query": "出張の日当", "local_status": "ok", "web_status": "skipped", "deep_status": "skipped", "skip_web": true}, &fin)
+	res := deepCall(t, cs, "finalize", map[string]any{"markdown": md, "query": "出張の日当", "local_status": "ok", "web_status": "skipped", "deep_status": "skipped", "skip_web": true}, &fin)
 	if res.IsError || !fin.CommentComputed || !strings.HasPrefix(fin.Report, filepath.Join(ws, "result", "research", "research_")) {
-		t.Fatalf("finalize without the comment: %s %+v", toolText(res), fin)
+		t.Fatalf("finalize without the comment: %s %+v", deepToolText(res), fin)
 	}
 	saved, _ := os.ReadFile(fin.Report)
 	if !strings.Contains(string(saved), "\n<!-- JSON: {\"sections\":[{\"id\":\"local_info\"") {
 		t.Errorf("the saved report has no comment:\n%s", saved)
 	}
 	var v ValidateOut
-	callTool(t, cs, "validate", map[string]any{"path": fin.Report}, &v)
+	deepCall(t, cs, "validate", map[string]any{"path": fin.Report}, &v)
 	if !v.Valid || !v.SourcesChecked {
 		t.Errorf("validate of the finalized report: %+v", v)
 	}
-	deepMD := atRoot(strings.ReplaceAll(skillExample(t, "deep-report"), "<slug>", "出張旅費の規程-20260601-abcd"), root)
-	callTool(t, cs, "validate", map[string]any{"markdown": deepMD}, &v)
+	deepMD := skillAtRoot(strings.ReplaceAll(skillExample(t, "deep-report"), "<slug>", "出張旅費の規程-20260601-abcd"), root)
+	deepCall(t, cs, "validate", map[string]any{"markdown": deepMD}, &v)
 	if v.Valid || len(v.Problems) != 1 || v.Problems[0].Code != report.ProblemJSONMissing {
 		t.Errorf("validate of a deep report without its comment: %+v", v)
 	}
 	full, _ := report.Complete([]byte(deepMD))
-	callTool(t, cs, "validate", map[string]any{"markdown": string(full)}, &v)
+	deepCall(t, cs, "validate", map[string]any{"markdown": string(full)}, &v)
 	if !v.Valid {
 		t.Errorf("validate of a deep report: %+v", v)
 	}
 	bad := strings.Replace(string(full), "1泊の上限は一般従業員11,000円", "1泊の上限は一般従業員12,000円", 1)
-	callTool(t, cs, "validate", map[string]any{"markdown": bad}, &v)
+	deepCall(t, cs, "validate", map[string]any{"markdown": bad}, &v)
 	if v.Valid || v.Problems[0].Code != report.ProblemClaimNumber {
 		t.Errorf("validate of a deep report with an unsupported number: %+v", v)
 	}

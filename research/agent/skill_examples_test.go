@@ -31,16 +31,16 @@ func skillExample(t *testing.T, name string) string {
 	return body + "\n"
 }
 
-// exampleRoot is where the skill's examples say the documents are.
-const exampleRoot = "/home/u/skill-source"
+// skillExampleRoot is where the skill's examples say the documents are.
+const skillExampleRoot = "/home/u/skill-source"
 
-// atRoot moves an example's citations to the source root of the test.
-func atRoot(md, root string) string {
+// skillAtRoot moves an example's citations to the source root of the test.
+func skillAtRoot(md, root string) string {
 	root = filepath.ToSlash(root)
 	enc := strings.TrimSuffix(report.VSCodeURI(root+"/x", 1), "x:1")
-	md = strings.ReplaceAll(md, "vscode://file"+exampleRoot+"/", enc)
-	md = strings.ReplaceAll(md, "vscode://file/"+strings.TrimPrefix(exampleRoot, "/")+"/", enc)
-	return strings.ReplaceAll(md, exampleRoot+"/", root+"/")
+	md = strings.ReplaceAll(md, "vscode://file"+skillExampleRoot+"/", enc)
+	md = strings.ReplaceAll(md, "vscode://file/"+strings.TrimPrefix(skillExampleRoot, "/")+"/", enc)
+	return strings.ReplaceAll(md, skillExampleRoot+"/", root+"/")
 }
 
 // The skill's deep research example, call by call, as an agent makes it:
@@ -48,7 +48,7 @@ func atRoot(md, root string) string {
 func TestSkillDeepExample(t *testing.T) {
 	cs, root, _ := deepServer(t)
 	calls := skillExample(t, "deep-calls")
-	reportMD := atRoot(skillExample(t, "deep-report"), root)
+	reportMD := skillAtRoot(skillExample(t, "deep-report"), root)
 	slug := ""
 	var last deep.Result
 	for i, line := range strings.Split(strings.TrimSpace(calls), "\n") {
@@ -66,9 +66,9 @@ func TestSkillDeepExample(t *testing.T) {
 			c.Arguments["markdown"] = strings.ReplaceAll(reportMD, "<slug>", slug)
 		}
 		var out map[string]any
-		res := callTool(t, cs, c.Tool, c.Arguments, &out)
+		res := deepCall(t, cs, c.Tool, c.Arguments, &out)
 		if res.IsError {
-			t.Fatalf("%s: %s", c.Tool, toolText(res))
+			t.Fatalf("%s: %s", c.Tool, deepToolText(res))
 		}
 		if c.Tool == "deep_start" {
 			slug, _ = out["slug"].(string)
@@ -111,7 +111,7 @@ func TestSkillDeepExample(t *testing.T) {
 // without a JSON comment.
 func TestSkillAgentReportExample(t *testing.T) {
 	_, root, _ := deepServer(t)
-	md := atRoot(skillExample(t, "agent-report"), root)
+	md := skillAtRoot(skillExample(t, "agent-report"), root)
 	if strings.Contains(md, "<!-- JSON") {
 		t.Fatal("the example has a JSON comment")
 	}
