@@ -259,3 +259,34 @@ func TestEveryProblemIsASentence(t *testing.T) {
 		})
 	}
 }
+
+// FuzzDeepReport feeds the deep report's parser, checks and comment
+// what an agent might write: nothing panics, every problem has a known
+// code and a line inside the report, and a completed report keeps its
+// comment when completed again.
+func FuzzDeepReport(f *testing.F) {
+	root := configtest.TempDir(f)
+	researchtest.WriteFile(f, filepath.Join(root, "規程", "旅費規程.md"), travelRule)
+	abs := filepath.ToSlash(filepath.Join(root, "規程", "旅費規程.md"))
+	f.Add(deepReport(abs))
+	f.Add("---\nkind: deep\n---\n## 1. a\n- 1 [L1, W2]\n## 出典\n### [L1] x\n### [W2] y\n[y](https://e.x/)\n> 1\n")
+	f.Add("---\nkind: deep\nstatus: [\n---\n")
+	known := map[string]bool{}
+	for _, c := range report.Codes() {
+		known[c] = true
+	}
+	f.Fuzz(func(t *testing.T, md string) {
+		lines := strings.Count(md, "\n") + 3
+		full, _ := report.Complete([]byte(md))
+		if again, added := report.Complete(full); added || string(again) != string(full) {
+			t.Fatalf("Complete is not idempotent")
+		}
+		ps := report.Validate(full)
+		ps = append(ps, report.VerifySources(full, report.Sources{Root: root})...)
+		for _, p := range ps {
+			if !known[p.Code] || p.Message == "" || p.Line < 0 || p.Line > lines {
+				t.Fatalf("problem %+v (report of %d lines)", p, lines)
+			}
+		}
+	})
+}
