@@ -44,6 +44,8 @@ test-fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParseDocument$$' -fuzztime $(or $(FUZZTIME),30000x) ./index
 	$(GO) test -run '^$$' -fuzz '^FuzzParseQuery$$' -fuzztime $(or $(FUZZTIME),40000x) ./index
 	$(GO) test -run '^$$' -fuzz '^FuzzValidate$$' -fuzztime $(or $(FUZZTIME),15000x) ./research/report
+	$(GO) test -run '^$$' -fuzz '^FuzzDeepReport$$' -fuzztime $(or $(FUZZTIME),15000x) ./research/report
+	$(GO) test -run '^$$' -fuzz '^FuzzNewSlug$$' -fuzztime $(or $(FUZZTIME),20000x) ./research/deep
 
 test-corpus:
 	@if [ -d "$(CORPUS)/manpages-ja" ]; then \

@@ -61,6 +61,9 @@ type Options struct {
 	Intent web.Intent
 	// IgnorePreference is for historical or old-edition questions.
 	IgnorePreference bool
+	// Alternatives are words in the documents' own vocabulary the local
+	// search adds at a lower weight (an agent's 3–5 alternatives).
+	Alternatives []string
 	// MaxResults and Locale of the web search (5 and "ja" when zero).
 	MaxResults int
 	Locale     string
@@ -294,7 +297,7 @@ func searchLocalPhase(ctx context.Context, opts Options, r *Report, q index.Quer
 		return nil
 	}
 	req := local.Request{Query: q, Mode: index.Ranked, Limit: opts.LocalLimit.Files, MaxChars: opts.LocalLimit.Chars,
-		Synonyms: r.Understanding.Synonyms, IgnorePreference: opts.IgnorePreference}
+		Synonyms: append(append([]string(nil), r.Understanding.Synonyms...), opts.Alternatives...), IgnorePreference: opts.IgnorePreference}
 	// A daemon still building the index is waited for by the searcher
 	// (search.sync_wait).
 	l, err := opts.Local.Search(ctx, req)

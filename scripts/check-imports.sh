@@ -7,6 +7,7 @@
 #   index → analyzer/thesaurus (SudachiDict's synonym groups; imports no lwr package)
 #   research → research/report → {policy, research/understand}     research/local → research/report
 #   research → web;  research/understand → web → analyzer
+#   {cmd, research/agent} → research/deep (deep research: plan, phases, state) → research
 #   cmd → research/agent/skill → config (the shipped skill stands alone)
 #   {index, web} → config/boltfile (bbolt files opened guarded; imports no lwr package)
 #
@@ -34,10 +35,11 @@ declare -A allowed=(
   [research/report]="research/understand index index/extract policy web analyzer/edition analyzer config config/boltfile analyzer/thesaurus"
   [research/local]="research/report research/understand index index/extract policy web analyzer/edition analyzer config config/boltfile analyzer/thesaurus"
   [research]="research/local research/report research/understand index index/extract policy web analyzer/edition analyzer config config/boltfile analyzer/thesaurus"
+  [research/deep]="research research/local research/report research/understand index index/extract policy web analyzer/edition analyzer config config/boltfile analyzer/thesaurus"
   [research/researchtest]="config/configtest research/report research/understand index index/extract policy web analyzer/edition analyzer config config/boltfile analyzer/thesaurus"
-  [research/agent]="research/agent/skill research research/local research/report research/understand index index/extract policy web analyzer/edition analyzer config config/boltfile analyzer/thesaurus"
+  [research/agent]="research/agent/skill research/deep research research/local research/report research/understand index index/extract policy web analyzer/edition analyzer config config/boltfile analyzer/thesaurus"
   [research/agent/skill]="config"
-  [cmd/lwr]="research/agent/skill research/agent research research/local research/report research/understand index index/extract policy web analyzer/edition analyzer config config/boltfile analyzer/thesaurus"
+  [cmd/lwr]="research/agent/skill research/agent research/deep research research/local research/report research/understand index index/extract policy web analyzer/edition analyzer config config/boltfile analyzer/thesaurus"
 )
 status=0
 for pkg in "${!allowed[@]}"; do

@@ -11,7 +11,7 @@ import (
 func newMCPCommand(g *globalOptions) *cobra.Command {
 	return &cobra.Command{
 		Use:   "mcp",
-		Short: "Serve lwr to a coding agent over MCP (stdio): search, read, status, web_search, research, validate, finalize",
+		Short: "Serve lwr to a coding agent over MCP (stdio): search, read, status, web_search, research, validate, finalize, deep_*",
 		Long: "Run lwr's Model Context Protocol server on standard input and output, as Codex and Claude Code start\n" +
 			"MCP servers. Its tools answer through the daemon when it runs (no dictionary load, no index open) and\n" +
 			"open the index of this command's source root otherwise; --source-root, --cache-dir and --config\n" +

@@ -75,7 +75,7 @@ func toolSchemas(t *testing.T, cs *mcp.ClientSession) map[string]*jsonschema.Sch
 		out[tool.Name] = s
 	}
 	slices.Sort(names)
-	if want := []string{"finalize", "read", "research", "search", "status", "validate", "web_search"}; !slices.Equal(names, want) {
+	if want := []string{"deep_finalize", "deep_gaps", "deep_search", "deep_start", "deep_status", "finalize", "read", "research", "search", "status", "validate", "web_search"}; !slices.Equal(names, want) {
 		t.Errorf("tools %v, want %v", names, want)
 	}
 	return out

@@ -272,6 +272,7 @@ func newRootCommand(g *globalOptions) *cobra.Command {
 		newConfigCommand(g),
 		newWebCommand(g),
 		newResearchCommand(g),
+		newDeepCommand(g),
 		newValidateCommand(g),
 		newFinalizeCommand(g),
 		newReadCommand(g),

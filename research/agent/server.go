@@ -68,6 +68,7 @@ const instructions = `lwr searches the user's folder of documents (mostly Japane
 2. read: 引用する行を必ず開いて確認する。Open the lines you will cite; quote them exactly as read returns them.
 3. research: 調査全体（ローカル・Web・深掘り・結論・検証済みレポート）を実行する。Or run the whole research and get a validated report.
 4. validate / finalize: 自分で書いたレポートを検証し、保存する。Check and save a report you wrote; every citation and quote is verified against the files.
+5. deep_start → deep_search（サブトピックごと）→ deep_gaps → deep_finalize: 複数の資料をまとめる調査。For a question that needs several documents: your subtopics, lwr's searches, the gap check, your report verified; status: confirmed in report.md means done, and deep_status finds an interrupted one.
 Every answer says when the index last synced. An error starting with currentness_policy_invalid means no answer may be given until the user fixes .research-policy/currentness.json.`
 
 // Run serves until the client goes away or ctx ends.

@@ -199,7 +199,7 @@ func (s *Server) addTools() error {
 			return err
 		}
 	}
-	return nil
+	return s.addDeepTools()
 }
 
 func (s *Server) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchIn) (*mcp.CallToolResult, SearchOut, error) {

@@ -131,6 +131,9 @@ type Finalized struct {
 	LastOutput    string `json:"last_output"`
 	SHA256        string `json:"sha256"`
 	SchemaVersion string `json:"schema_version"`
+	// CommentComputed: the report had no <!-- JSON: … --> comment and
+	// lwr wrote it from the text (Complete).
+	CommentComputed bool `json:"comment_computed,omitempty"`
 }
 
 // SavedLine is the single line lwr prints: 保存しました: [name](<absolute path>).
@@ -170,7 +173,9 @@ type lastOutput struct {
 	Timestamp string `json:"timestamp"`
 }
 
-// Finalize validates a report and hands it on atomically (SPEC §7.5):
+// Finalize validates a report and hands it on atomically (SPEC §7.5); a
+// report without its <!-- JSON: … --> comment gets the one its text
+// implies (Complete), research and deep reports alike:
 // the report and its schema-version log are written to temp files and
 // renamed into place (the first rename undone when the second fails),
 // then research_<ts>.context.json and .last_research_output.json are
@@ -181,6 +186,8 @@ type lastOutput struct {
 // result/research/.run-state/<ts>/.
 func Finalize(ctx context.Context, opts FinalizeOptions) (*Finalized, error) {
 	opts = opts.withDefaults()
+	var computed bool
+	opts.Markdown, computed = Complete(opts.Markdown)
 	ts := FormatTimestamp(opts.Timestamp)
 	outDir := filepath.Join(opts.Workspace, opts.OutputDir)
 	logDir := filepath.Join(opts.Workspace, LogDir)
@@ -240,7 +247,11 @@ func Finalize(ctx context.Context, opts FinalizeOptions) (*Finalized, error) {
 			return fail(ReasonWriteFailed, fmt.Errorf("read %s: %w", base+".md", err))
 		}
 		if bytes.Equal(data, opts.Markdown) {
-			return finalizeAgain(opts, outDir, logDir, base, ts, digest, version, runID)
+			f, err := finalizeAgain(opts, outDir, logDir, base, ts, digest, version, runID)
+			if f != nil {
+				f.CommentComputed = computed
+			}
+			return f, err
 		}
 	}
 	stamp := strings.TrimPrefix(base, "research_")
@@ -300,6 +311,7 @@ func Finalize(ctx context.Context, opts FinalizeOptions) (*Finalized, error) {
 		return fail(ReasonLastOutputFailed, fmt.Errorf("write %s: %w", LastOutputFile, err))
 	}
 	clearRunState(outDir, ts, runID)
+	f.CommentComputed = computed
 	return f, nil
 }
 

@@ -135,6 +135,8 @@ type Comment struct {
 
 // Source is one source of the comment, in the order L#, W#, DL#.
 type Source struct {
+	// Ref is the source's label in a deep report's text (L1, W2).
+	Ref        string `json:"ref,omitempty"`
 	Title      string `json:"title"`
 	SourceType string `json:"source_type"` // "local" or "web"
 	URL        string `json:"url,omitempty"`

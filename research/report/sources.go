@@ -46,7 +46,8 @@ type cited struct {
 // lines of a > blockquote each stand in the cited lines, "…" marking what
 // was left out; both compare full- and half-width characters as equal),
 // and the local sources of the JSON comment are the citations of the
-// text. It returns nil when all of it holds.
+// text; in a deep report, every number of a claim stands in a line it
+// cites. It returns nil when all of it holds.
 func VerifySources(md []byte, src Sources) []Problem {
 	lines := strings.Split(string(md), "\n")
 	cites := citations(lines)
@@ -61,7 +62,7 @@ func VerifySources(md []byte, src Sources) []Problem {
 			var err error
 			f, err = readCited(src, c.path)
 			if err != nil {
-				bad(c, ProblemCitationFileMissing, "the cited file %s cannot be read as a document of the source root: %v", Cut(index.ShownName(c.path), 120), err)
+				bad(c, ProblemCitationFileMissing, "the citation of %s: cite a document of the source root, as lwr search finds it (this one cannot be read as one: %v)", Cut(index.ShownName(c.path), 120), err)
 			}
 			files[c.path] = f
 		}
@@ -69,14 +70,17 @@ func VerifySources(md []byte, src Sources) []Problem {
 			continue
 		}
 		if c.end > len(f.Lines) {
-			bad(c, ProblemCitationOutOfRange, "L%d-L%d runs past the end of %s, which has %d lines", c.start, c.end, f.Rel, len(f.Lines))
+			bad(c, ProblemCitationOutOfRange, "the citation of %s L%d-L%d: cite lines inside the file, which has %d lines", f.Rel, c.start, c.end, len(f.Lines))
 			continue
 		}
 		if len(c.quote) > 0 && !quoteHolds(c, f.Lines[c.start-1:c.end]) {
-			bad(c, ProblemCitationQuote, "the quote after the citation of %s L%d-L%d is not what those lines say; quote them as they are (lwr read shows them)", f.Rel, c.start, c.end)
+			bad(c, ProblemCitationQuote, "the quote after the citation of %s L%d-L%d: quote those lines as they are (lwr read shows them), \"…\" marking what is left out", f.Rel, c.start, c.end)
 		}
 	}
 	out = append(out, jsonAgrees(md, cites)...)
+	if KindOf(md) == KindDeep {
+		out = append(out, verifyClaims(md, src)...)
+	}
 	return out
 }
 
@@ -241,12 +245,12 @@ func jsonAgrees(md []byte, cites []cited) []Problem {
 			}
 		}
 		if !found {
-			out = append(out, Problem{Code: ProblemCitationJSON, Message: fmt.Sprintf("the JSON comment lists %s L%d-L%d, which no citation of the text cites", Cut(s.Path, 120), s.Lines.Start, s.Lines.End)})
+			out = append(out, Problem{Code: ProblemCitationJSON, Message: fmt.Sprintf("the JSON comment's source %s L%d-L%d: cite it in the text or remove it from the comment (or remove the comment and let lwr finalize write it)", Cut(s.Path, 120), s.Lines.Start, s.Lines.End)})
 		}
 	}
 	for _, ct := range cites {
 		if !inJSON[key{ct.path, ct.start, ct.end}] {
-			out = append(out, Problem{Code: ProblemCitationJSON, Line: ct.line, Message: fmt.Sprintf("the citation of %s L%d-L%d is not among the JSON comment's sources", Cut(index.ShownName(ct.path), 120), ct.start, ct.end)})
+			out = append(out, Problem{Code: ProblemCitationJSON, Line: ct.line, Message: fmt.Sprintf("the citation of %s L%d-L%d: add it to the JSON comment's sources, or remove the comment and let lwr finalize write it", Cut(index.ShownName(ct.path), 120), ct.start, ct.end)})
 		}
 	}
 	return out

@@ -24,8 +24,28 @@ var outputSchemaJSON []byte
 // (the research skill's output-schema.json, schema versions 1.0 and 1.1).
 func OutputSchema() []byte { return bytes.Clone(outputSchemaJSON) }
 
+// sectionList names the five headings.
+func sectionList() string {
+	hs := make([]string, len(Sections))
+	for i, s := range Sections {
+		hs[i] = s.Heading()
+	}
+	return strings.Join(hs, ", ")
+}
+
 var outputSchema = sync.OnceValues(func() (*jsonschema.Resolved, error) {
 	return compileSchema("research-output", outputSchemaJSON)
+})
+
+//go:embed schema/deep-output-schema.json
+var deepSchemaJSON []byte
+
+// DeepOutputSchema returns the JSON Schema of a deep report's JSON
+// comment (deep-output-schema.json).
+func DeepOutputSchema() []byte { return bytes.Clone(deepSchemaJSON) }
+
+var deepSchema = sync.OnceValues(func() (*jsonschema.Resolved, error) {
+	return compileSchema("deep-output", deepSchemaJSON)
 })
 
 // compileSchema compiles an embedded JSON Schema (draft 2020-12).
@@ -81,11 +101,11 @@ var commentRe = regexp.MustCompile(`(?s)^<!-- JSON: (\{.*\}) -->\s*$`)
 func ExtractComment(md []byte) ([]byte, *Problem) {
 	i := bytes.LastIndex(md, []byte(jsonMarker))
 	if i < 0 {
-		return nil, &Problem{Code: ProblemJSONMissing, Message: "the report has no <!-- JSON: {...} --> comment at its end"}
+		return nil, &Problem{Code: ProblemJSONMissing, Message: "the JSON comment: end the report with <!-- JSON: {...} --> on one line, or finalize it with lwr finalize (or the MCP finalize tool), which writes the comment from the text"}
 	}
 	m := commentRe.FindSubmatch(md[i:])
 	if m == nil {
-		return nil, &Problem{Code: ProblemJSONNotAtEnd, Line: lineAt(md, i), Message: "the <!-- JSON: {...} --> comment must be the end of the file, on one line"}
+		return nil, &Problem{Code: ProblemJSONNotAtEnd, Line: lineAt(md, i), Message: "the JSON comment: move <!-- JSON: {...} --> to the end of the file, on one line with nothing after it"}
 	}
 	return m[1], nil
 }
@@ -96,12 +116,17 @@ func lineAt(md []byte, off int) int { return bytes.Count(md[:off], []byte{'\n'})
 // the JSON comment against output-schema.json (1.0 and 1.1), the five
 // section headings in order, and in section 1 the local citations and
 // VS Code links, for files of any type — unless there is no local source
-// or section 1 says ローカル資料に該当情報なし. It returns nil for a valid
-// report.
+// or section 1 says ローカル資料に該当情報なし. A deep report (front
+// matter kind: deep) is checked as one (ParseDeep, deep-output-schema.json).
+// Every problem is one sentence that names the field and what to write.
+// It returns nil for a valid report.
 func Validate(md []byte) []Problem {
 	var out []Problem
 	if !utf8.Valid(md) {
-		return []Problem{{Code: ProblemEncoding, Message: "the report is not UTF-8"}}
+		return []Problem{{Code: ProblemEncoding, Message: "the file: save the report as UTF-8 (it holds bytes that are not)"}}
+	}
+	if KindOf(md) == KindDeep {
+		return validateDeep(md)
 	}
 	hasLocal := true
 	raw, p := ExtractComment(md)
@@ -132,43 +157,26 @@ func Validate(md []byte) []Problem {
 	return out
 }
 
-// validateComment checks the comment's JSON against the schema.
+// validateComment checks the comment's JSON field by field (checker);
+// output-schema.json stands behind it.
 func validateComment(raw []byte) []Problem {
 	var v any
 	if err := json.Unmarshal(raw, &v); err != nil {
-		return []Problem{{Code: ProblemJSONInvalid, Message: "the JSON comment is not JSON: " + err.Error()}}
+		return []Problem{jsonProblem(err)}
+	}
+	c := newChecker()
+	c.researchComment(v)
+	if len(c.out) > 0 {
+		return c.out
 	}
 	sch, err := outputSchema()
 	if err != nil {
-		return []Problem{{Code: ProblemSchema, Message: err.Error()}}
+		return []Problem{{Code: ProblemSchema, Message: "the JSON comment: it cannot be checked (" + err.Error() + "); report this to lwr's authors"}}
 	}
 	if err := sch.Validate(v); err != nil {
-		// The validator nests "validating <schema location>: " prefixes;
-		// keep the location of the failing keyword and its message.
-		return []Problem{{Code: ProblemSchema, Message: schemaMessage(err.Error())}}
+		return []Problem{{Code: ProblemSchema, Message: "the JSON comment: write it as output-schema.json says, or remove it and let lwr finalize compute it from the text"}}
 	}
 	return nil
-}
-
-// schemaMessage shortens a validation error to "at <schema location>:
-// <what failed>".
-func schemaMessage(msg string) string {
-	loc := ""
-	for strings.HasPrefix(msg, "validating ") {
-		rest := strings.TrimPrefix(msg, "validating ")
-		i := strings.Index(rest, ": ")
-		if i < 0 {
-			break
-		}
-		if l := rest[:i]; l != "root" {
-			loc = l
-		}
-		msg = rest[i+2:]
-	}
-	if loc == "" {
-		return msg
-	}
-	return "at schema " + loc + ": " + msg
 }
 
 // heading is a level-2 heading outside code blocks.
@@ -240,9 +248,9 @@ func checkSections(heads []heading) []Problem {
 		}
 		switch {
 		case found < 0:
-			out = append(out, Problem{Code: ProblemSectionMissing, Message: fmt.Sprintf("the heading %q is missing", want)})
+			out = append(out, Problem{Code: ProblemSectionMissing, Message: fmt.Sprintf("heading %q: add it; a report has the five sections %s, in that order", want, sectionList())})
 		case found < last:
-			out = append(out, Problem{Code: ProblemSectionOrder, Line: found, Message: fmt.Sprintf("the heading %q is out of order; the five sections go 1 to 5", want)})
+			out = append(out, Problem{Code: ProblemSectionOrder, Line: found, Message: fmt.Sprintf("heading %q: move it after the sections before it; the five sections go 1 to 5 (%s)", want, sectionList())})
 		default:
 			last = found
 		}
@@ -306,7 +314,7 @@ func checkSection1(lines []string, heads []heading) []Problem {
 		// outside a whole citation is malformed.
 		for _, m := range lineLinkRe.FindAllStringIndex(l, -1) {
 			if !covered[m[0]] {
-				out = append(out, Problem{Code: ProblemCitationFormat, Line: n, Message: "a line citation must read [file name](<absolute path>#L<start>-L<end>) (L<start>-L<end>) [VS Codeで開く](vscode://file/<encoded absolute path>:<start>)"})
+				out = append(out, Problem{Code: ProblemCitationFormat, Line: n, Message: "a line citation: write it whole, [file name](<absolute path>#L<start>-L<end>) (L<start>-L<end>) [VS Codeで開く](vscode://file/<encoded absolute path>:<start>)"})
 			}
 		}
 		for off := 0; ; {
@@ -315,13 +323,13 @@ func checkSection1(lines []string, heads []heading) []Problem {
 				break
 			}
 			if !covered[off+k] {
-				out = append(out, Problem{Code: ProblemVSCodeLink, Line: n, Message: "a VS Code link must follow a citation: … (L<start>-L<end>) [VS Codeで開く](vscode://file/<encoded absolute path>:<start>)"})
+				out = append(out, Problem{Code: ProblemVSCodeLink, Line: n, Message: "a VS Code link: write it right after a citation, … (L<start>-L<end>) [VS Codeで開く](vscode://file/<encoded absolute path>:<start>)"})
 			}
 			off += k + len("vscode://")
 		}
 	}
 	if valid == 0 && len(out) == 0 {
-		out = append(out, Problem{Code: ProblemCitationMissing, Line: start, Message: "section 1 has local sources but no citation [file name](<absolute path>#L<start>-L<end>) (L<start>-L<end>) [VS Codeで開く](vscode://file/…:<start>); write ローカル資料に該当情報なし when there is none"})
+		out = append(out, Problem{Code: ProblemCitationMissing, Line: start, Message: "section 1: cite the local lines it reports, [file name](<absolute path>#L<start>-L<end>) (L<start>-L<end>) [VS Codeで開く](vscode://file/…:<start>), or write ローカル資料に該当情報なし when there are none"})
 	}
 	return out
 }
@@ -339,44 +347,44 @@ func checkCitation(l string, m []int, n int) []Problem {
 	vs := l[m[10]:m[11]]
 	a := anchorRe.FindStringSubmatch(target)
 	if a == nil {
-		bad(ProblemCitationFormat, "the link target %q has no #L<start>-L<end> anchor", Cut(target, 80))
+		bad(ProblemCitationFormat, "the citation's link %q: end it with #L<start>-L<end>", Cut(target, 80))
 		return out
 	}
 	p := a[1]
 	as, _ := strconv.Atoi(a[2])
 	ae, _ := strconv.Atoi(a[3])
 	if !absPathRe.MatchString(p) {
-		bad(ProblemCitationPath, "the cited path %q is not absolute (use the resolved absolute path with forward slashes)", Cut(p, 80))
+		bad(ProblemCitationPath, "the citation's path %q: write the absolute path with forward slashes, the source root joined with the path lwr search gives", Cut(p, 80))
 	}
 	if as != ls || ae != le {
-		bad(ProblemCitationLines, "the anchor says L%d-L%d but the text says (L%d-L%d)", as, ae, ls, le)
+		bad(ProblemCitationLines, "the citation's (L%d-L%d): write (L%d-L%d), the lines its link's #L%d-L%d names", ls, le, as, ae, as, ae)
 	}
 	if ls < 1 || le < ls {
-		bad(ProblemCitationLines, "the line range L%d-L%d is not 1 ≤ start ≤ end", ls, le)
+		bad(ProblemCitationLines, "the citation's lines L%d-L%d: write a range with 1 ≤ start ≤ end", ls, le)
 	}
 	base := path.Base(p)
 	if dp, err := url.PathUnescape(base); err == nil && name != base && name != dp && name != Text(base) && name != Text(dp) && name != Text(index.ShownName(dp)) {
-		bad(ProblemCitationFormat, "the link text %q is not the file name %q", Cut(name, 60), Cut(base, 60))
+		bad(ProblemCitationFormat, "the citation's link text %q: write the file name %q", Cut(name, 60), Cut(base, 60))
 	}
 	v := vscodeRe.FindStringSubmatch(vs)
 	if v == nil {
-		bad(ProblemVSCodeLink, "the VS Code link %q must be vscode://file/<absolute path, percent-encoded except '/'>:<start>", Cut(vs, 80))
+		bad(ProblemVSCodeLink, "the VS Code link %q: write vscode://file/<absolute path, percent-encoded except '/'>:<start>", Cut(vs, 80))
 		return out
 	}
 	vp, err := url.PathUnescape(v[1])
 	if err != nil {
-		bad(ProblemVSCodeLink, "the VS Code link's path is not percent-encoded correctly: %v", err)
+		bad(ProblemVSCodeLink, "the VS Code link's path: write it percent-encoded, %%XX for every byte but letters, digits, - . _ ~ and / (%s)", Cut(v[1], 60))
 		return out
 	}
 	if vl, _ := strconv.Atoi(v[2]); vl != ls {
-		bad(ProblemVSCodeLink, "the VS Code link opens line %d, the citation starts at L%d", vl, ls)
+		bad(ProblemVSCodeLink, "the VS Code link's line :%d: write :%d, the citation's first line", vl, ls)
 	}
 	cp := p
 	if dp, err := url.PathUnescape(p); err == nil && strings.Contains(p, "%") {
 		cp = dp
 	}
 	if strings.TrimLeft(vp, "/") != strings.TrimLeft(cp, "/") {
-		bad(ProblemVSCodeLink, "the VS Code link opens %q, the citation cites %q; use the same absolute path", Cut(vp, 80), Cut(cp, 80))
+		bad(ProblemVSCodeLink, "the VS Code link's path %q: write the citation's path %q", Cut(vp, 80), Cut(cp, 80))
 	}
 	return out
 }

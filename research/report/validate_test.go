@@ -132,10 +132,9 @@ func FuzzValidate(f *testing.F) {
 	f.Add(fixture(report.SentenceLocalEmpty, []map[string]any{}, nil))
 	f.Add("## 1. ローカル情報\n```\n[x](/a#L1-L2) (L1-L2) [VS Codeで開く](vscode://file/a:1)\n<!-- JSON: {} -->")
 	f.Add("<!-- JSON: {\"sections\":[{\"id\":1}]} -->")
+	f.Add("---\nkind: deep\nstatus: draft\ntopic: x\nslug: x\n---\n## 1. a\n- b 2 [L1]\n## 出典\n### [L1] a.md\n[a.md](/a.md#L1-L1) (L1-L1) [VS Codeで開く](vscode://file/a.md:1)\n")
 	known := map[string]bool{}
-	for _, c := range []string{report.ProblemEncoding, report.ProblemJSONMissing, report.ProblemJSONNotAtEnd, report.ProblemJSONInvalid,
-		report.ProblemSchema, report.ProblemSectionMissing, report.ProblemSectionOrder, report.ProblemCitationMissing,
-		report.ProblemCitationFormat, report.ProblemCitationLines, report.ProblemCitationPath, report.ProblemVSCodeLink} {
+	for _, c := range report.Codes() {
 		known[c] = true
 	}
 	f.Fuzz(func(t *testing.T, md string) {
