@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"os"
 	"runtime"
 	"sort"
 	"strconv"
@@ -238,7 +237,7 @@ func (ix *Index) Build(ctx context.Context, opts BuildOptions) (st BuildStats, e
 	results := make(chan readResult, 64)
 	rctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	go readFiles(rctx, toRead, entries, ix.opts.Rules, results)
+	go readFiles(rctx, ix.opts.Root, toRead, entries, ix.opts.Rules, results)
 	for r := range results {
 		st.Read++
 		if opts.OnFile != nil {
@@ -391,7 +390,7 @@ func (ix *Index) setInternal(kv map[string]string) error {
 }
 
 // readFiles reads, hashes and parses files on a few goroutines.
-func readFiles(ctx context.Context, files []fileInfo, entries map[string]entry, rules Rules, out chan<- readResult) {
+func readFiles(ctx context.Context, root string, files []fileInfo, entries map[string]entry, rules Rules, out chan<- readResult) {
 	defer close(out)
 	jobs := make(chan fileInfo)
 	var wg sync.WaitGroup
@@ -401,7 +400,7 @@ func readFiles(ctx context.Context, files []fileInfo, entries map[string]entry, 
 		go func() {
 			defer wg.Done()
 			for f := range jobs {
-				r := readOne(f, entries, rules)
+				r := readOne(root, f, entries, rules)
 				select {
 				case out <- r:
 				case <-ctx.Done():
@@ -425,9 +424,13 @@ func readFiles(ctx context.Context, files []fileInfo, entries map[string]entry, 
 	wg.Wait()
 }
 
-func readOne(f fileInfo, entries map[string]entry, rules Rules) readResult {
+func readOne(root string, f fileInfo, entries map[string]entry, rules Rules) readResult {
 	r := readResult{f: f}
-	data, err := os.ReadFile(f.Abs)
+	data, _, err := readInRoot(root, f.Abs, rules.MaxFileSize)
+	if errors.Is(err, ErrRefused) {
+		r.skipWhy = refusal(err)
+		return r
+	}
 	if err != nil {
 		r.skipWhy = unreadablePrefix + pathless(err).Error()
 		return r
@@ -445,7 +448,7 @@ func readOne(f fileInfo, entries map[string]entry, rules Rules) readResult {
 	}
 	var side []byte
 	if f.Meta != "" {
-		side = readSidecar(f.Abs)
+		side = readSidecar(root, f.Abs)
 	}
 	r.doc = parseDocument(f.Rel, text, enc, side, locs)
 	return r

@@ -187,7 +187,9 @@ func walk(root string, rules Rules, skipped func(rel, why string)) ([]fileInfo, 
 
 // decodeDocument turns a file's bytes into its text: PDF and Office
 // documents through package extract (their text kept under r.Extracted by
-// sum, the SHA-256 of data), with where each line stands; other files
+// sum, the SHA-256 of data), with where each line stands — a program that
+// reads a file (pdftotext) reads a copy of data, never the source path
+// again; other files
 // decoded from their encoding (locs is nil). enc names the encoding, or
 // "extracted:<format>".
 func (r Rules) decodeDocument(rel, abs string, data []byte, sum string) (text, enc string, locs []extract.Locator, err error) {
@@ -198,7 +200,11 @@ func (r Rules) decodeDocument(rel, abs string, data []byte, sum string) (text, e
 	c := extract.Cache{Dir: r.Extracted}
 	t, ok := c.Get(sum)
 	if !ok {
-		if t, err = extract.Extract(context.Background(), rel, abs, data, extract.Options{}); err != nil {
+		err := withCopy(r.Extracted, path.Ext(rel), data, func(copied string) error {
+			t, err = extract.Extract(context.Background(), rel, copied, data, extract.Options{})
+			return err
+		})
+		if err != nil {
 			return "", "", nil, err
 		}
 		c.Put(sum, t)

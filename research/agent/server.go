@@ -25,8 +25,10 @@ type Options struct {
 	Config config.Config
 	// Local is how searches reach the index of Config's source root.
 	Local local.Options
-	// Workspace is where research and finalize write reports unless a
-	// call names another folder.
+	// Workspace is the folder validate reads reports from and research and
+	// finalize write them into (a call may name a folder inside it, never
+	// one outside: path_outside_workspace); "" is the git top level of the
+	// current folder, else the folder itself.
 	Workspace string
 	// Environ is the environment of the web providers' commands (nil:
 	// this process's).
@@ -118,11 +120,13 @@ func codeOf(err error) string {
 		return string(report.ReasonValidationFailed)
 	case errors.As(err, &f):
 		return string(f.Reason)
+	case errors.Is(err, ErrOutsideWorkspace):
+		return "path_outside_workspace"
 	case errors.Is(err, index.ErrNoRoot):
 		return "source_root_missing"
 	case errors.Is(err, index.ErrNotDocument):
 		return "not_a_document"
-	case errors.Is(err, index.ErrEmptyQuery), errors.As(err, new(*usageError)), errors.Is(err, config.ErrInvalid), errors.Is(err, local.ErrBadRange):
+	case errors.Is(err, index.ErrEmptyQuery), errors.Is(err, index.ErrQueryTooLong), errors.As(err, new(*usageError)), errors.Is(err, config.ErrInvalid), errors.Is(err, local.ErrBadRange):
 		return "invalid_input"
 	case errors.Is(err, local.ErrNotAnswering), errors.Is(err, local.ErrSyncing), errors.Is(err, index.ErrLocked):
 		return string(report.ReasonIndexBusy)
