@@ -82,8 +82,9 @@ func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 }
 
 // RunStdio serves on standard input and output, as coding agents start
-// MCP servers.
-func (s *Server) RunStdio(ctx context.Context) error { return s.Run(ctx, &mcp.StdioTransport{}) }
+// MCP servers (LineTransport: a line that is no message is answered, and
+// the session goes on).
+func (s *Server) RunStdio(ctx context.Context) error { return s.Run(ctx, StdioTransport()) }
 
 // searcher opens the searcher of a call: the daemon when it answers, else
 // the index in this process (released again when the call ends, so that a
