@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"os"
 	"path"
 	"runtime"
 	"sort"
@@ -290,7 +289,7 @@ func (ix *Index) Build(ctx context.Context, opts BuildOptions) (st BuildStats, e
 	rctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	ahead := newBudget(readAhead)
-	go readFiles(rctx, toRead, entries, ix.opts.Rules, ahead, results)
+	go readFiles(rctx, ix.opts.Root, toRead, entries, ix.opts.Rules, ahead, results)
 	for r := range results {
 		st.Read++
 		if opts.OnFile != nil {
@@ -455,7 +454,7 @@ const (
 // readFiles reads, hashes and parses files on a few goroutines, each
 // result's weight taken from ahead before it is sent; the caller gives it
 // back (ahead.release) once it holds the result no more.
-func readFiles(ctx context.Context, files []fileInfo, entries map[string]entry, rules Rules, ahead *budget, out chan<- readResult) {
+func readFiles(ctx context.Context, root string, files []fileInfo, entries map[string]entry, rules Rules, ahead *budget, out chan<- readResult) {
 	defer close(out)
 	jobs := make(chan fileInfo)
 	var wg sync.WaitGroup
@@ -466,7 +465,7 @@ func readFiles(ctx context.Context, files []fileInfo, entries map[string]entry, 
 		go func() {
 			defer wg.Done()
 			for f := range jobs {
-				r := readOne(ctx, f, entries, rules, extracting)
+				r := readOne(ctx, root, f, entries, rules, extracting)
 				if r.doc != nil {
 					r.weight = f.Size
 					for _, p := range r.doc.Passages {
@@ -499,9 +498,13 @@ func readFiles(ctx context.Context, files []fileInfo, entries map[string]entry, 
 	wg.Wait()
 }
 
-func readOne(ctx context.Context, f fileInfo, entries map[string]entry, rules Rules, extracting chan struct{}) readResult {
+func readOne(ctx context.Context, root string, f fileInfo, entries map[string]entry, rules Rules, extracting chan struct{}) readResult {
 	r := readResult{f: f}
-	data, err := os.ReadFile(f.Abs)
+	data, _, err := readInRoot(root, f.Abs, rules.MaxFileSize)
+	if errors.Is(err, ErrRefused) {
+		r.skipWhy = refusal(err)
+		return r
+	}
 	if err != nil {
 		r.skipWhy = unreadablePrefix + pathless(err).Error()
 		return r
@@ -529,7 +532,7 @@ func readOne(ctx context.Context, f fileInfo, entries map[string]entry, rules Ru
 	}
 	var side []byte
 	if f.Meta != "" {
-		side = readSidecar(f.Abs)
+		side = readSidecar(root, f.Abs)
 	}
 	r.doc = parseDocument(f.Rel, text, enc, side, locs)
 	return r

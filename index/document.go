@@ -3,7 +3,6 @@ package index
 import (
 	"lwr/analyzer/edition"
 	"lwr/index/extract"
-	"os"
 	"path"
 	"strings"
 	"unicode/utf8"
@@ -287,10 +286,11 @@ func sectionStarts(locs []extract.Locator, n int) []bool {
 	return out
 }
 
-// readSidecar returns the sidecar of a file, or nil.
-func readSidecar(abs string) []byte {
-	b, err := os.ReadFile(abs + sidecarSuffix)
-	if err != nil || len(b) > 64<<10 {
+// readSidecar returns the sidecar of a file of root (as readInRoot
+// reads it, up to 64 KB), or nil.
+func readSidecar(root, abs string) []byte {
+	b, _, err := readInRoot(root, abs+sidecarSuffix, 64<<10)
+	if err != nil {
 		return nil
 	}
 	return b

@@ -82,6 +82,18 @@ func LockHolder(dir string) (Holder, bool) {
 	return readOwner(dir), true
 }
 
+// Killed returns the writer that ended without releasing the index
+// folder dir (killed, or crashed): its owner file is left behind while no
+// process holds the write lock. A daemon's: the index may miss the
+// changes made since.
+func Killed(dir string) (Holder, bool) {
+	if _, held := LockHolder(dir); held {
+		return Holder{}, false
+	}
+	h := readOwner(dir)
+	return h, h.PID > 0
+}
+
 func readOwner(dir string) Holder {
 	b, err := os.ReadFile(filepath.Join(dir, ownerFile))
 	if err != nil {

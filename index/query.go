@@ -59,8 +59,12 @@ func (q Query) Text() string {
 var quotePairs = map[rune]rune{'"': '"', '「': '」', '『': '』', '“': '”'}
 
 // ParseQuery splits a query into words. An unclosed quote runs to the end.
+// A query longer than MaxQueryChars is ErrQueryTooLong.
 func ParseQuery(s string) (Query, error) {
 	var q Query
+	if err := checkLength(strings.TrimSpace(s)); err != nil {
+		return q, err
+	}
 	rs := []rune(s)
 	for i := 0; i < len(rs); {
 		r := rs[i]

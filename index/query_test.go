@@ -1,11 +1,17 @@
 package index
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode"
+
+	"lwr/analyzer"
+	"lwr/config/configtest"
 )
 
 func TestParseQuery(t *testing.T) {
@@ -93,4 +99,52 @@ func FuzzParseQuery(f *testing.F) {
 			t.Fatalf("JSON %s reads back as %+v, %v", b, back, err)
 		}
 	})
+}
+
+func TestQueryBounds(t *testing.T) {
+	at := strings.Repeat("申", MaxQueryChars)
+	if _, err := ParseQuery(at); err != nil {
+		t.Errorf("a query of %d characters: %v", MaxQueryChars, err)
+	}
+	_, err := ParseQuery(at + "請")
+	if !errors.Is(err, ErrQueryTooLong) || !strings.HasPrefix(err.Error(), "query longer than 1000 characters") {
+		t.Errorf("a query of %d characters: %v", MaxQueryChars+1, err)
+	}
+	root := tree(t, map[string]string{"a.md": "# 規程\n有給休暇の申請。\n"})
+	ix := openTest(t, root, configtest.TempDir(t))
+	mustBuild(t, ix, BuildOptions{})
+	long := Query{Words: []Word{{Text: at}, {Text: "請"}}}
+	if _, err := ix.Search(context.Background(), long, SearchOptions{}); !errors.Is(err, ErrQueryTooLong) {
+		t.Errorf("Search of a query built past the bound: %v", err)
+	}
+	q := Query{Words: []Word{{Text: "有給休暇"}}}
+	if _, err := ix.Search(context.Background(), q, SearchOptions{Synonyms: make([]string, MaxSynonyms+1)}); !errors.Is(err, ErrQueryTooLong) {
+		t.Errorf("Search with %d synonyms: %v", MaxSynonyms+1, err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := ix.Search(ctx, q, SearchOptions{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("Search with its context ended: %v", err)
+	}
+}
+
+// BenchmarkPlanLongQuery plans ranked queries of growing length (past
+// MaxQueryChars, which Search refuses) with the embedded dictionary: the
+// work grows with the query, not with its square.
+func BenchmarkPlanLongQuery(b *testing.B) {
+	dict, err := analyzer.LoadSynonyms("")
+	if err != nil {
+		b.Fatal(err)
+	}
+	const base = "有休はいつからもらえるのか、申請の期限と付与日数を知りたい。"
+	planRanked(Query{Words: []Word{{Text: base}}}, SearchOptions{Dictionary: dict}) // loads the dictionaries
+	for _, n := range []int{MaxQueryChars, 16000, 130000} {
+		text := []rune(strings.Repeat(base, n/len([]rune(base))+1))[:n]
+		q := Query{Words: []Word{{Text: string(text)}}}
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			for b.Loop() {
+				planRanked(q, SearchOptions{Dictionary: dict})
+			}
+		})
+	}
 }

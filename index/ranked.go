@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -325,13 +326,17 @@ func planRanked(q Query, opts SearchOptions) rankedPlan {
 	for _, s := range opts.Synonyms {
 		addSyn(s, opts.Dictionary.Terms(s), wSynonym, false, all)
 	}
+	// covered lists the terms of the tokens within start..end, in order:
+	// the tokens are in text order, so it finds the first by binary search
+	// and reads no further than end (linear in the query over all entries).
+	stamp, call := make([]int, len(p.terms)), 0
 	covered := func(start, end int) []int {
+		call++
 		var to []int
-		for _, t := range toks {
-			if t.Start < end && start < t.End {
-				if i, ok := termIndex[t.Term]; ok && !slices.Contains(to, i) {
-					to = append(to, i)
-				}
+		for k := sort.Search(len(toks), func(k int) bool { return toks[k].End > start }); k < len(toks) && toks[k].Start < end; k++ {
+			if i, ok := termIndex[toks[k].Term]; ok && stamp[i] != call {
+				stamp[i] = call
+				to = append(to, i)
 			}
 		}
 		return to

@@ -1,18 +1,19 @@
 package index
 
 import (
+	"container/list"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"lwr/analyzer"
 	"lwr/analyzer/edition"
@@ -158,9 +159,61 @@ type Result struct {
 	Took     time.Duration
 }
 
-// Search runs a query.
+// Bounds of a search's words. The analysis of a query, what the
+// dictionary and the thesaurus add for it and the Bleve query made of it
+// all grow with it; a question, even one pasted with its context, is far
+// shorter than MaxQueryChars (about 16 ms to plan at this bound, where a
+// 130,000-character query took seconds).
+const (
+	MaxQueryChars   = 1000
+	MaxSynonyms     = 32
+	MaxSynonymChars = 100
+)
+
+// ErrQueryTooLong matches a query (or its synonyms) over the bounds.
+var ErrQueryTooLong = errors.New("query too long")
+
+// tooLongError says which bound a query is over.
+type tooLongError struct{ msg string }
+
+func (e *tooLongError) Error() string        { return e.msg }
+func (e *tooLongError) Is(target error) bool { return target == ErrQueryTooLong }
+
+// checkLength refuses a query text over MaxQueryChars.
+func checkLength(text string) error {
+	if n := utf8.RuneCountInString(text); n > MaxQueryChars {
+		return &tooLongError{fmt.Sprintf("query longer than %d characters (%d); search with the question's words, not a passage of a document", MaxQueryChars, n)}
+	}
+	return nil
+}
+
+// CheckQuery says what is wrong with a query and its extra words: nil
+// within the bounds (MaxQueryChars, MaxSynonyms of MaxSynonymChars each).
+func CheckQuery(q Query, synonyms []string) error {
+	if err := checkLength(q.Text()); err != nil {
+		return err
+	}
+	if len(synonyms) > MaxSynonyms {
+		return &tooLongError{fmt.Sprintf("%d synonyms (alternatives) given; give at most %d, the documents' own words for the question's", len(synonyms), MaxSynonyms)}
+	}
+	for _, w := range synonyms {
+		if n := utf8.RuneCountInString(w); n > MaxSynonymChars {
+			return &tooLongError{fmt.Sprintf("a synonym of %d characters; give words of at most %d", n, MaxSynonymChars)}
+		}
+	}
+	return nil
+}
+
+// Search runs a query. A query over the bounds (CheckQuery) is refused
+// with ErrQueryTooLong; ctx ends the search.
 func (ix *Index) Search(ctx context.Context, q Query, opts SearchOptions) (*Result, error) {
 	start := time.Now()
+	if err := CheckQuery(q, opts.Synonyms); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	opts = opts.withDefaults()
 	var (
 		res *Result
@@ -220,16 +273,65 @@ func CheckPattern(p string) error {
 	return nil
 }
 
-// globs caches compiled globs: a search tests every hit.
-var globs sync.Map // pattern → *regexp.Regexp (nil when it is no glob)
+// globs keeps the globs compiled last: a search tests every hit, and the
+// next searches (an agent's) often give the same. It is bounded — its
+// entries, and the length of a pattern it keeps — so that a long-running
+// daemon or MCP server never holds more for patterns it was once given.
+var globs = newGlobCache(128, 1024)
 
-func compiledGlob(g string) *regexp.Regexp {
-	if re, ok := globs.Load(g); ok {
-		return re.(*regexp.Regexp)
+func compiledGlob(g string) *regexp.Regexp { return globs.get(g) }
+
+// globCache is a least-recently-used cache of compiled globs.
+type globCache struct {
+	mu       sync.Mutex
+	max      int // entries
+	maxLen   int // patterns longer than this are compiled, not kept
+	order    *list.List
+	entries  map[string]*list.Element
+	compiles int // globs compiled (for tests)
+}
+
+type globEntry struct {
+	pattern string
+	re      *regexp.Regexp // nil when the pattern is no glob
+}
+
+func newGlobCache(max, maxLen int) *globCache {
+	return &globCache{max: max, maxLen: maxLen, order: list.New(), entries: map[string]*list.Element{}}
+}
+
+// get returns the compiled glob of g, from the cache or compiled now.
+func (c *globCache) get(g string) *regexp.Regexp {
+	c.mu.Lock()
+	if e, ok := c.entries[g]; ok {
+		c.order.MoveToFront(e)
+		c.mu.Unlock()
+		return e.Value.(globEntry).re
 	}
+	c.compiles++
+	c.mu.Unlock()
 	re := globRegexp(g)
-	globs.Store(g, re)
+	if len(g) > c.maxLen {
+		return re
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.entries[g]; !ok {
+		c.entries[g] = c.order.PushFront(globEntry{g, re})
+		for c.order.Len() > c.max {
+			last := c.order.Back()
+			c.order.Remove(last)
+			delete(c.entries, last.Value.(globEntry).pattern)
+		}
+	}
 	return re
+}
+
+// size is the number of globs kept.
+func (c *globCache) size() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.order.Len()
 }
 
 // globRegexp turns a path glob into a regular expression of the whole
@@ -307,16 +409,13 @@ func (c current) locator(from, to int, words []string) *extract.Locator {
 	return &l
 }
 
-// readCurrent reads a source file as it is now: its text, the SHA-256 of
+// readCurrent reads a source file as it is now (as readInRoot allows:
+// no symbolic link, a regular file inside the root, bounded): its text, the SHA-256 of
 // its bytes, its modification time and, for extracted documents, where
 // each line stands.
 func (ix *Index) readCurrent(rel string) (current, bool) {
 	abs := Resolve(ix.opts.Root, rel)
-	st, err := os.Stat(abs)
-	if err != nil || !st.Mode().IsRegular() {
-		return current{}, false
-	}
-	data, err := os.ReadFile(abs)
+	data, st, err := readInRoot(ix.opts.Root, abs, ix.opts.Rules.withDefaults().MaxFileSize)
 	if err != nil {
 		return current{}, false
 	}

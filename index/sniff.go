@@ -2,8 +2,7 @@ package index
 
 import (
 	"bytes"
-	"io"
-	"os"
+	"errors"
 	"path"
 	"unicode/utf8"
 )
@@ -16,20 +15,25 @@ const sniffSize = 4096
 // NOTICE), which is indexed when its bytes are text.
 func extensionless(rel string) bool { return path.Ext(path.Base(rel)) == "" }
 
-// sniffText tells whether the file at abs reads as text by its first
-// bytes: a byte order mark, or no NUL byte and valid UTF-8 or Shift_JIS
-// (CP932). It returns "" for text, else why the file is not indexed.
-func sniffText(abs string) string {
-	f, err := os.Open(abs)
-	if err != nil {
+// sniffText tells whether the file at abs (under root, read under
+// readInRoot's rule) reads as text by its first bytes: a byte order mark,
+// or no NUL byte and valid UTF-8 or Shift_JIS (CP932). It returns "" for
+// text, else why the file is not indexed.
+func sniffText(root, abs string) string {
+	head, err := headInRoot(root, abs, sniffSize)
+	switch {
+	case errors.Is(err, ErrRefused):
+		return refusal(err)
+	case err != nil:
 		return unreadablePrefix + pathless(err).Error()
 	}
-	defer f.Close()
-	head, err := io.ReadAll(io.LimitReader(f, sniffSize))
-	if err != nil {
-		return unreadablePrefix + pathless(err).Error()
-	}
-	if looksText(head, len(head) == sniffSize) {
+	return sniffData(head)
+}
+
+// sniffData is sniffText on a file's bytes (its first sniffSize are read).
+func sniffData(data []byte) string {
+	head := data[:min(len(data), sniffSize)]
+	if looksText(head, len(data) > len(head) || len(head) == sniffSize) {
 		return ""
 	}
 	return "it has no extension and is not text"

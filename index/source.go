@@ -154,7 +154,7 @@ func walk(root string, rules Rules, skipped func(rel, why string)) ([]fileInfo, 
 		}
 		why := rules.Excluded(rel)
 		if why == "extension" && extensionless(rel) {
-			if why = sniffText(p); why != "" {
+			if why = sniffText(root, p); why != "" {
 				skipped(rel, why)
 				return nil
 			}
@@ -199,7 +199,9 @@ func walk(root string, rules Rules, skipped func(rel, why string)) ([]fileInfo, 
 
 // decodeDocument turns a file's bytes into its text: PDF and Office
 // documents through package extract (their text kept under r.Extracted by
-// sum, the SHA-256 of data), with where each line stands; other files
+// sum, the SHA-256 of data), with where each line stands — a program that
+// reads a file (pdftotext) reads a copy of data, never the source path
+// again; other files
 // decoded from their encoding (locs is nil). enc names the encoding, or
 // "extracted:<format>".
 func (r Rules) decodeDocument(rel, abs string, data []byte, sum string) (text, enc string, locs []extract.Locator, err error) {
@@ -211,7 +213,11 @@ func (r Rules) decodeDocument(rel, abs string, data []byte, sum string) (text, e
 	t, ok := c.Get(sum)
 	if !ok {
 		// Text over the budget is an error, never kept.
-		if t, err = extract.Extract(context.Background(), rel, abs, data, extract.Options{MaxText: r.MaxExtractedChars}); err != nil {
+		err := withCopy(r.Extracted, path.Ext(rel), data, func(copied string) error {
+			t, err = extract.Extract(context.Background(), rel, copied, data, extract.Options{MaxText: r.MaxExtractedChars})
+			return err
+		})
+		if err != nil {
 			return "", "", nil, err
 		}
 		c.Put(sum, t)

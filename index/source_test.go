@@ -2,6 +2,9 @@ package index
 
 import (
 	"errors"
+	"fmt"
+	"runtime"
+	"strings"
 	"testing"
 
 	"golang.org/x/text/encoding/japanese"
@@ -81,5 +84,38 @@ func TestExcluded(t *testing.T) {
 		if got := r.Excluded(tt.rel); got != tt.want {
 			t.Errorf("Excluded(%q) = %q, want %q", tt.rel, got, tt.want)
 		}
+	}
+}
+
+// TestGlobCacheIsBounded: distinct long patterns (a client's) do not stay
+// in memory: the cache keeps at most its entries, patterns of at most its
+// length, and the most recently used.
+func TestGlobCacheIsBounded(t *testing.T) {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	for i := range 300 {
+		long := fmt.Sprintf("%d/%s*.md", i, strings.Repeat("規程/*/", 1000))
+		pathIn("規程/a.md", []string{long})
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	if grown := int64(after.HeapAlloc) - int64(before.HeapAlloc); grown > 32<<20 {
+		t.Errorf("300 searches with distinct 7 KB globs keep %d MB", grown>>20)
+	}
+	c := newGlobCache(3, 100)
+	for _, g := range []string{"a/*", "b/*", "c/*", "a/*", "d/*"} {
+		c.get(g)
+	}
+	if c.size() != 3 || c.compiles != 4 {
+		t.Errorf("kept %d, compiled %d; want 3 kept, 4 compiled", c.size(), c.compiles)
+	}
+	c.get("a/*") // still kept: used after b
+	if c.compiles != 4 {
+		t.Errorf("the glob used last was dropped")
+	}
+	c.get("b/*") // dropped: the least recently used
+	if c.compiles != 5 {
+		t.Errorf("the least recently used glob was kept")
 	}
 }

@@ -379,13 +379,13 @@ func TestDescribe(t *testing.T) {
 	}
 }
 
-func ExampleLoadCurrentness() {
+func ExampleLoader_Currentness() {
 	root, _ := os.MkdirTemp("", "lwr-policy")
 	defer os.RemoveAll(root)
 	os.MkdirAll(filepath.Join(root, Dir), 0o755)
 	os.WriteFile(CurrentnessPath(root), []byte(`{"version": 1, "checked_at": "2026-10-01",
 		"records": [{"id": "a", "paths": ["研修/*.md"], "action": "assert_current"}]}`), 0o644)
-	_, err := LoadCurrentness(root)
+	_, err := Loader{Root: root, FS: os.DirFS(root)}.Currentness()
 	fmt.Println(filepath.ToSlash(strings.ReplaceAll(err.Error(), root, "<root>")))
 	// Output:
 	// currentness_policy_invalid: <root>/.research-policy/currentness.json: /records/0/action: unknown action "assert_current"; fix: use one of replace_with_verified_rule, correct_boundary, do_not_assert_current, check_conditions, illustrative_only, no_numeric_rule

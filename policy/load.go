@@ -7,10 +7,10 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -22,8 +22,9 @@ const (
 	CurrentnessFile = "currentness.json"
 )
 
-// maxFileSize bounds a policy file; a larger one is refused as invalid.
-const maxFileSize = 4 << 20
+// MaxFileSize bounds a policy file; a larger one is refused as invalid
+// (the file system a Loader reads from bounds its reads with it too).
+const MaxFileSize = 4 << 20
 
 // maxDepth bounds how deeply a policy file's JSON nests (its schemas nest
 // four levels). Checked before anything is decoded, so that a small file
@@ -35,29 +36,20 @@ const maxDepth = 32
 func PreferencesPath(root string) string { return filepath.Join(root, Dir, PreferencesFile) }
 func CurrentnessPath(root string) string { return filepath.Join(root, Dir, CurrentnessFile) }
 
-// LoadPreferences reads <root>/.research-policy/source-preferences.json.
-// A missing file (or folder) is no preference: an empty *Preferences and
-// no error. An unreadable or invalid file is an *Error that matches
-// ErrPreferencesInvalid and names the file, the field and the fix.
-func LoadPreferences(root string) (*Preferences, error) { return Loader{Root: root}.Preferences() }
-
-// LoadCurrentness reads <root>/.research-policy/currentness.json. A missing
-// file (or folder) is no record: an empty *Currentness and no error. An
-// unreadable or invalid file is an *Error that matches
-// ErrCurrentnessInvalid, whose message starts with
-// currentness_policy_invalid and names the file, the field and the fix;
-// the caller must then fail the search with no results.
-func LoadCurrentness(root string) (*Currentness, error) { return Loader{Root: root}.Currentness() }
-
 // Loader reads the policy files of a source root. FS is where they are
-// read from (their names relative to it are .research-policy/…); nil
-// means the files under Root. Errors name the files under Root.
+// read from (their names relative to it are .research-policy/…): the
+// source root's files as lwr reads them (index.SourceFS: no symbolic
+// link, regular files only, reads bounded), which this package cannot
+// open itself. Errors name the files under Root.
 type Loader struct {
 	Root string
 	FS   fs.FS
 }
 
-// Preferences reads the preferences file, as LoadPreferences.
+// Preferences reads <root>/.research-policy/source-preferences.json.
+// A missing file (or folder) is no preference: an empty *Preferences and
+// no error. An unreadable or invalid file is an *Error that matches
+// ErrPreferencesInvalid and names the file, the field and the fix.
 func (l Loader) Preferences() (*Preferences, error) {
 	file := PreferencesPath(l.Root)
 	data, ok, err := l.read(CodePreferencesInvalid, file, path.Join(Dir, PreferencesFile))
@@ -70,7 +62,12 @@ func (l Loader) Preferences() (*Preferences, error) {
 	return ParsePreferences(file, data)
 }
 
-// Currentness reads the currentness file, as LoadCurrentness.
+// Currentness reads <root>/.research-policy/currentness.json. A missing
+// file (or folder) is no record: an empty *Currentness and no error. An
+// unreadable or invalid file is an *Error that matches
+// ErrCurrentnessInvalid, whose message starts with
+// currentness_policy_invalid and names the file, the field and the fix;
+// the caller must then fail the search with no results.
 func (l Loader) Currentness() (*Currentness, error) {
 	file := CurrentnessPath(l.Root)
 	data, ok, err := l.read(CodeCurrentnessInvalid, file, path.Join(Dir, CurrentnessFile))
@@ -91,9 +88,10 @@ func (l Loader) read(code, file, name string) (data []byte, ok bool, err error) 
 	}
 	fsys := l.FS
 	if fsys == nil {
-		fsys = os.DirFS(l.Root)
+		return fail("cannot read the file: no file system was given to read it from", "report this as a bug of lwr", nil)
 	}
-	// Stat before opening: opening a FIFO would block.
+	// Stat before opening: opening a FIFO would block. The source's file
+	// system does not follow links: a link stats as one.
 	st, err := fs.Stat(fsys, name)
 	if errors.Is(err, fs.ErrNotExist) {
 		// No file is no policy, unless the policy folder is not a folder
@@ -106,26 +104,29 @@ func (l Loader) read(code, file, name string) (data []byte, ok bool, err error) 
 	if err != nil {
 		return fail("cannot read the file: "+errText(err), "make the file and the policy folder readable by this user, or remove them", err)
 	}
+	if st.Mode()&fs.ModeSymlink != 0 {
+		return fail("is a symbolic link, or in a folder reached through one: policy files are read only as regular files inside the source root", "replace the link with the file (or the folder) itself", nil)
+	}
 	if st.IsDir() {
 		return fail("is a folder, not a file", "remove the folder; the policy is one JSON file", nil)
 	}
 	if !st.Mode().IsRegular() {
 		return fail("is not a regular file", "make it a regular JSON file", nil)
 	}
-	if st.Size() > maxFileSize {
-		return fail(fmt.Sprintf("the file is %d bytes, more than the %d allowed", st.Size(), maxFileSize), "check that it is the right file; remove records that are not needed", nil)
+	if st.Size() > MaxFileSize {
+		return fail(fmt.Sprintf("the file is %d bytes, more than the %d allowed", st.Size(), MaxFileSize), "check that it is the right file; remove records that are not needed", nil)
 	}
 	f, err := fsys.Open(name)
 	if err != nil {
 		return fail("cannot read the file: "+errText(err), "make the file readable by this user, or remove it", err)
 	}
 	defer f.Close()
-	data, err = io.ReadAll(io.LimitReader(f, maxFileSize+1))
+	data, err = io.ReadAll(io.LimitReader(f, MaxFileSize+1))
 	if err != nil {
 		return fail("cannot read the file: "+errText(err), "make the file readable by this user, or remove it", err)
 	}
-	if len(data) > maxFileSize {
-		return fail(fmt.Sprintf("the file is more than %d bytes", maxFileSize), "check that it is the right file", nil)
+	if len(data) > MaxFileSize {
+		return fail(fmt.Sprintf("the file is more than %d bytes", MaxFileSize), "check that it is the right file", nil)
 	}
 	return data, true, nil
 }
@@ -282,7 +283,7 @@ func syntaxError(code, file string, data []byte, dec *json.Decoder, err error) *
 	if errors.As(err, &se) {
 		off = int(se.Offset)
 	}
-	msg := err.Error()
+	msg := withoutCharacter(err.Error())
 	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
 		msg = "the file ends before the JSON value is complete"
 		off = len(data)
@@ -290,6 +291,22 @@ func syntaxError(code, file string, data []byte, dec *json.Decoder, err error) *
 	line, col := lineCol(data, off)
 	return &Error{Code: code, File: file, Line: line, Column: col, Problem: "invalid JSON: " + msg,
 		Fix: "correct the JSON syntax there (a missing comma, quote or bracket, or a trailing comma, is the usual cause)"}
+}
+
+// withoutCharacter drops the character encoding/json quotes from a syntax
+// error ("invalid character 'r' looking for beginning of value"): the
+// line and column say where it is, and an error never shows what a file
+// holds.
+func withoutCharacter(msg string) string {
+	rest, ok := strings.CutPrefix(msg, "invalid character '")
+	if !ok {
+		return msg
+	}
+	// The character is quoted as strconv quotes a rune: 'x', '\'', '\u00e9'.
+	if i := strings.Index(rest[1:], "' "); i >= 0 {
+		return "unexpected character " + rest[i+3:]
+	}
+	return "unexpected character"
 }
 
 // lineCol returns the 1-based line and character column of a byte offset.

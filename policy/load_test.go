@@ -207,7 +207,7 @@ func TestLoadUnreadable(t *testing.T) {
 			name: "too large",
 			setup: func(t *testing.T, root string) {
 				mkdir(t, filepath.Join(root, Dir))
-				big := make([]byte, maxFileSize+1)
+				big := make([]byte, MaxFileSize+1)
 				for i := range big {
 					big[i] = ' '
 				}

@@ -59,6 +59,10 @@ func TestDaemonRefusalsAndFailures(t *testing.T) {
 	if got := lwrPaths(t, env, root, cache, "有給休暇"); !slices.Equal(got, []string{"a.md"}) {
 		t.Errorf("search with a stale socket: %v", got)
 	}
+	// The search says that the index may be stale since.
+	if out, err := lwrCmd(env, "--source-root", root, "--cache-dir", cache, "search", "--format", "json", "有給休暇").Output(); err != nil || !strings.Contains(string(out), "索引が古い可能性") {
+		t.Errorf("search after the daemon was killed does not say the index may be stale: %v %s", err, out)
+	}
 	startDaemonProc(t, env, root, cache)
 	if got := lwrPaths(t, env, root, cache, "有給休暇"); !slices.Equal(got, []string{"a.md"}) {
 		t.Errorf("search through the new daemon: %v", got)

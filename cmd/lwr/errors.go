@@ -53,7 +53,7 @@ func exitCode(err error, stderr io.Writer) int {
 	switch {
 	case errors.Is(err, context.Canceled):
 		return exitCanceled
-	case errors.As(err, &ue), errors.Is(err, config.ErrInvalid), errors.Is(err, skill.ErrNotFolder), errors.Is(err, index.ErrNoRoot), errors.Is(err, analyzer.ErrSynonymFile), errors.Is(err, analyzer.ErrUserDict), isCobraUsage(err):
+	case errors.As(err, &ue), errors.Is(err, index.ErrQueryTooLong), errors.Is(err, config.ErrInvalid), errors.Is(err, skill.ErrNotFolder), errors.Is(err, index.ErrNoRoot), errors.Is(err, analyzer.ErrSynonymFile), errors.Is(err, analyzer.ErrUserDict), isCobraUsage(err):
 		return exitUsage
 	case errors.Is(err, policy.ErrCurrentnessInvalid):
 		return exitPolicy

@@ -18,11 +18,15 @@ import (
 	"lwr/research/researchtest"
 )
 
-// mcpSession starts `lwr mcp` as a process and connects the SDK's client
-// to it over its standard input and output.
+// mcpSession starts `lwr mcp` as a process (args are the global flags,
+// then "mcp" and its own when they are given) and connects the SDK's
+// client to it over its standard input and output.
 func mcpSession(t *testing.T, env []string, args ...string) *mcp.ClientSession {
 	t.Helper()
-	cmd := lwrCmd(env, append(args, "mcp")...)
+	if !slices.Contains(args, "mcp") {
+		args = append(args, "mcp")
+	}
+	cmd := lwrCmd(env, args...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	client := mcp.NewClient(&mcp.Implementation{Name: "lwr-test", Version: "v0"}, nil)
@@ -194,7 +198,7 @@ func TestMCPServer(t *testing.T) {
 	env := testEnv(t)
 	cache := configtest.TempDir(t)
 	ws := configtest.TempDir(t)
-	cs := mcpSession(t, env, "--source-root", root, "--cache-dir", cache)
+	cs := mcpSession(t, env, "--source-root", root, "--cache-dir", cache, "mcp", "--workspace", ws)
 	schemas := toolSchemas(t, cs)
 
 	s := checkSearchAndRead(t, cs, schemas, "有給休暇 申請")

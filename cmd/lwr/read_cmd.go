@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"lwr/research/local"
+	"lwr/research/report"
 )
 
 type readOptions struct {
@@ -48,21 +49,34 @@ func parseRange(arg string) (path string, start, end int, err error) {
 	}
 	r := arg[i+1:]
 	s, e, dash := strings.Cut(r, "-")
-	start, err1 := strconv.Atoi(s)
-	if err1 != nil {
+	if !digits(s) || dash && !digits(e) {
 		return arg, 0, 0, nil // C:\…, a: in a name
 	}
+	start, err1 := strconv.Atoi(s)
+	end, err2 := start, error(nil)
 	if dash {
-		if end, err = strconv.Atoi(e); err != nil || end < start {
-			return "", 0, 0, usagef("the line range %q is not START-END with START ≤ END, e.g. 規程/就業規則.md:20-24", r)
-		}
-	} else {
-		end = start
+		end, err2 = strconv.Atoi(e)
+	}
+	switch {
+	case err1 != nil || err2 != nil || start > report.MaxLine || end > report.MaxLine:
+		return "", 0, 0, usagef("the line range %q is past any document's lines; lines count from 1 to %d", r, report.MaxLine)
+	case end < start:
+		return "", 0, 0, usagef("the line range %q is not START-END with START ≤ END, e.g. 規程/就業規則.md:20-24", r)
 	}
 	if start < 1 {
 		return "", 0, 0, usagef("lines count from 1; %q starts at %d", r, start)
 	}
 	return arg[:i], start, end, nil
+}
+
+// digits reports a non-empty run of ASCII digits.
+func digits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 func runRead(_ context.Context, opts readOptions, g *globalOptions, out io.Writer, arg string) error {

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"lwr/config"
+	"lwr/index"
 	"lwr/research"
 	"lwr/research/local"
 	"lwr/research/report"
@@ -170,12 +171,18 @@ func runResearch(ctx context.Context, opts researchOptions, g *globalOptions, ou
 	if strings.TrimSpace(understand.StripSkipWords(query)) == "" {
 		return fail(usagef("the query has only skip words (%s); give the question to research", strings.Join(understand.SkipWebWords, ", ")))
 	}
+	if _, err := index.ParseQuery(query); err != nil {
+		return fail(err)
+	}
 	cfg, _, err := g.load(opts.overrides()...)
 	if err != nil {
 		return fail(err)
 	}
 	ws, err := workspaceOf(opts.workspace)
 	if err != nil {
+		return fail(err)
+	}
+	if err := report.OutsideSourceRoot(ws, cfg.Research.OutputDir, cfg.SourceRoot); err != nil {
 		return fail(err)
 	}
 	log := g.logger()

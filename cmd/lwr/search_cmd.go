@@ -141,8 +141,14 @@ func runSearch(ctx context.Context, opts searchOptions, g *globalOptions, out io
 		return fail(err)
 	}
 	q, err := index.ParseQuery(strings.Join(args, " "))
-	if errors.Is(err, index.ErrEmptyQuery) {
+	switch {
+	case errors.Is(err, index.ErrEmptyQuery):
 		return fail(usagef("the query is empty; give the words to search for, e.g. lwr search 有給休暇 申請"))
+	case err != nil:
+		return fail(err)
+	}
+	if err := index.CheckQuery(q, opts.synonyms); err != nil {
+		return fail(err)
 	}
 	if st, err := os.Stat(cfg.SourceRoot); err != nil || !st.IsDir() {
 		if opts.format != local.FormatText {

@@ -25,8 +25,10 @@ type Options struct {
 	Config config.Config
 	// Local is how searches reach the index of Config's source root.
 	Local local.Options
-	// Workspace is where research and finalize write reports unless a
-	// call names another folder.
+	// Workspace is the folder validate reads reports from and research and
+	// finalize write them into (a call may name a folder inside it, never
+	// one outside: path_outside_workspace); "" is the git top level of the
+	// current folder, else the folder itself.
 	Workspace string
 	// Environ is the environment of the web providers' commands (nil:
 	// this process's).
@@ -81,8 +83,9 @@ func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 }
 
 // RunStdio serves on standard input and output, as coding agents start
-// MCP servers.
-func (s *Server) RunStdio(ctx context.Context) error { return s.Run(ctx, &mcp.StdioTransport{}) }
+// MCP servers (LineTransport: a line that is no message is answered, and
+// the session goes on).
+func (s *Server) RunStdio(ctx context.Context) error { return s.Run(ctx, StdioTransport()) }
 
 // searcher opens the searcher of a call: the daemon when it answers, else
 // the index in this process (released again when the call ends, so that a
@@ -119,11 +122,13 @@ func codeOf(err error) string {
 		return string(report.ReasonValidationFailed)
 	case errors.As(err, &f):
 		return string(f.Reason)
+	case errors.Is(err, ErrOutsideWorkspace):
+		return "path_outside_workspace"
 	case errors.Is(err, index.ErrNoRoot):
 		return "source_root_missing"
 	case errors.Is(err, index.ErrNotDocument):
 		return "not_a_document"
-	case errors.Is(err, index.ErrEmptyQuery), errors.As(err, new(*usageError)), errors.Is(err, config.ErrInvalid), errors.Is(err, local.ErrBadRange):
+	case errors.Is(err, index.ErrEmptyQuery), errors.Is(err, index.ErrQueryTooLong), errors.As(err, new(*usageError)), errors.Is(err, config.ErrInvalid), errors.Is(err, local.ErrBadRange):
 		return "invalid_input"
 	case errors.Is(err, local.ErrNotAnswering), errors.Is(err, local.ErrSyncing), errors.Is(err, index.ErrLocked):
 		return string(report.ReasonIndexBusy)

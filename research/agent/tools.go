@@ -3,7 +3,11 @@ package agent
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
@@ -24,6 +28,8 @@ type IndexInfo struct {
 	SourceRoot string `json:"source_root" jsonschema:"the source root searched (forward slashes)"`
 	SyncedAt   string `json:"synced_at" jsonschema:"when the index last synced with the files (RFC 3339); empty when it never did"`
 	AnsweredBy string `json:"answered_by" jsonschema:"daemon (kept current as files change) or this process (the index as last built)"`
+	// Stale says why the index may miss changes to the files.
+	Stale string `json:"stale,omitempty" jsonschema:"set when the index may miss changes to the files (the daemon that kept it was killed): why, and what to run"`
 }
 
 func indexInfo(root string, synced time.Time, via string) IndexInfo {
@@ -115,12 +121,12 @@ type ResearchIn struct {
 	IgnoreSourcePreference bool   `json:"ignore_source_preference,omitempty" jsonschema:"過去時点・旧版の質問. A historical or old-edition question."`
 	Intent                 string `json:"intent,omitempty" jsonschema:"the web search's intent (default: understood from the query)"`
 	Model                  string `json:"model,omitempty" jsonschema:"the model that asks, recorded in the report (schema 1.1)"`
-	Workspace              string `json:"workspace,omitempty" jsonschema:"the folder the report goes into (default: the server's workspace)"`
+	Workspace              string `json:"workspace,omitempty" jsonschema:"the folder the report goes into: the server's workspace (default) or a folder inside it, never inside the source root"`
 }
 
 // ValidateIn is the input of the validate tool.
 type ValidateIn struct {
-	Path            string `json:"path,omitempty" jsonschema:"レポートのファイル. The report's file (or give markdown)."`
+	Path            string `json:"path,omitempty" jsonschema:"レポートのファイル（サーバーのワークスペース内）. The report's file inside the server's workspace, relative to it or absolute (or give markdown)."`
 	Markdown        string `json:"markdown,omitempty" jsonschema:"レポートの本文. The report itself (or give path)."`
 	NoVerifySources bool   `json:"no_verify_sources,omitempty" jsonschema:"check the format only, not the citations against the files"`
 }
@@ -136,7 +142,7 @@ type ValidateOut struct {
 type FinalizeIn struct {
 	Markdown               string `json:"markdown" jsonschema:"エージェントが書いたレポート. The report you wrote."`
 	Query                  string `json:"query" jsonschema:"利用者の元の質問. The user's original question."`
-	Workspace              string `json:"workspace,omitempty"`
+	Workspace              string `json:"workspace,omitempty" jsonschema:"the folder the report goes into: the server's workspace (default) or a folder inside it, never inside the source root"`
 	Timestamp              string `json:"timestamp,omitempty" jsonschema:"name the report research_<TS>.md, UTC yyyyMMddTHHmmssZ (default now)"`
 	LocalStatus            string `json:"local_status,omitempty" jsonschema:"ok, empty, error or unknown"`
 	WebStatus              string `json:"web_status,omitempty" jsonschema:"ok, partial, empty, error, skipped, skipped-unconfigured or unknown"`
@@ -205,8 +211,14 @@ func (s *Server) addTools() error {
 func (s *Server) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchIn) (*mcp.CallToolResult, SearchOut, error) {
 	var out SearchOut
 	q, err := index.ParseQuery(in.Query)
-	if err != nil {
+	switch {
+	case errors.Is(err, index.ErrEmptyQuery):
 		return nil, out, toolError(usagef("the query is empty; give the words to search for"))
+	case err != nil:
+		return nil, out, toolError(err)
+	}
+	if err := index.CheckQuery(q, in.Alternatives); err != nil {
+		return nil, out, toolError(err)
 	}
 	mode, err := index.ParseMode(in.Mode)
 	if err != nil {
@@ -255,6 +267,7 @@ func (s *Server) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchIn
 		out.Annotations = []policy.Ext{}
 	}
 	out.Index = indexInfo(res.Root, res.Synced, res.Via)
+	out.Index.Stale = res.Stale
 	if len(res.Matches) == 0 && len(res.Terms) > 0 && !out.QueryUnderstanding.NeedsLLM {
 		// Nothing found: the words are not the documents' words.
 		out.QueryUnderstanding.NeedsLLM = true
@@ -342,21 +355,66 @@ func (s *Server) webSearch(ctx context.Context, _ *mcp.CallToolRequest, in WebIn
 	return nil, out, nil
 }
 
+// ErrOutsideWorkspace matches a path a tool may not use: outside the
+// server's workspace, or leading out of it through a symbolic link.
+var ErrOutsideWorkspace = errors.New("the path is outside the server's workspace")
+
+// outside is the tool error of a path outside the workspace.
+func outside(p, ws, why string) error {
+	return fmt.Errorf("%w: %s %s (%s); give a path inside it, or start lwr mcp with --workspace", ErrOutsideWorkspace, p, why, ws)
+}
+
+// serverWorkspace is the folder the server reads reports from and writes
+// them into: Options.Workspace, else the git top level of the current
+// folder (or the folder itself).
+func (s *Server) serverWorkspace() (string, error) {
+	if s.opts.Workspace != "" {
+		return filepath.Abs(s.opts.Workspace)
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	return report.FindWorkspace(wd)
+}
+
+// workspace is the folder a call writes its report into: the server's
+// workspace, or a folder inside it that the call names (relative to it,
+// or absolute). Any other folder is ErrOutsideWorkspace.
 func (s *Server) workspace(dir string) (string, error) {
-	if dir == "" {
-		dir = s.opts.Workspace
+	ws, err := s.serverWorkspace()
+	if err != nil || dir == "" {
+		return ws, err
 	}
-	if dir == "" {
-		wd, err := os.Getwd()
-		if err != nil {
-			return "", err
-		}
-		return report.FindWorkspace(wd)
+	p := dir
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(ws, p)
 	}
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+	if !within(p, ws) {
+		return "", outside(dir, ws, "is not inside the workspace")
+	}
+	if st, err := os.Stat(p); err != nil || !st.IsDir() {
 		return "", usagef("the workspace %s is not a folder", dir)
 	}
-	return dir, nil
+	return p, nil
+}
+
+// within reports whether the existing folder or file p is ws or inside
+// it, both with their links resolved.
+func within(p, ws string) bool {
+	rp, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		rp = filepath.Clean(p)
+	}
+	rws, err := filepath.EvalSymlinks(ws)
+	if err != nil {
+		rws = filepath.Clean(ws)
+	}
+	if runtime.GOOS == "windows" {
+		rp, rws = strings.ToLower(rp), strings.ToLower(rws)
+	}
+	rel, err := filepath.Rel(rws, rp)
+	return err == nil && (rel == "." || filepath.IsLocal(rel))
 }
 
 func (s *Server) research(ctx context.Context, _ *mcp.CallToolRequest, in ResearchIn) (*mcp.CallToolResult, research.Summary, error) {
@@ -367,9 +425,15 @@ func (s *Server) research(ctx context.Context, _ *mcp.CallToolRequest, in Resear
 	if strings.TrimSpace(understand.StripSkipWords(query)) == "" {
 		return fail(usagef("the query is empty; give the question to research"))
 	}
+	if _, err := index.ParseQuery(query); err != nil {
+		return fail(err)
+	}
 	cfg := s.opts.Config
 	ws, err := s.workspace(in.Workspace)
 	if err != nil {
+		return fail(err)
+	}
+	if err := report.OutsideSourceRoot(ws, cfg.Research.OutputDir, cfg.SourceRoot); err != nil {
 		return fail(err)
 	}
 	ro, err := research.Configure(cfg, s.opts.Environ, s.opts.Logger)
@@ -432,10 +496,13 @@ func (s *Server) validate(_ context.Context, _ *mcp.CallToolRequest, in Validate
 	return nil, out, nil
 }
 
-// reportText is the report a call gives: its text, or its file.
-func (s *Server) reportText(path, markdown string) ([]byte, error) {
+// reportText is the report a call gives: its text, or its file inside
+// the server's workspace (relative to it, or absolute), read as a source
+// root's files are (index.SourceFS: no symbolic link, a regular file, at
+// most maxReport bytes).
+func (s *Server) reportText(p, markdown string) ([]byte, error) {
 	switch {
-	case (path == "") == (markdown == ""):
+	case (p == "") == (markdown == ""):
 		return nil, usagef("give the report with exactly one of path and markdown")
 	case markdown != "":
 		if len(markdown) > maxReport {
@@ -443,14 +510,63 @@ func (s *Server) reportText(path, markdown string) ([]byte, error) {
 		}
 		return []byte(markdown), nil
 	}
-	st, err := os.Stat(path)
+	ws, err := s.serverWorkspace()
 	if err != nil {
 		return nil, err
 	}
-	if !st.Mode().IsRegular() || st.Size() > maxReport {
-		return nil, usagef("%s is not a regular file of at most %d bytes", path, maxReport)
+	rel, ok := relativeIn(p, ws)
+	if !ok {
+		return nil, outside(p, ws, "is not inside the workspace")
 	}
-	return os.ReadFile(path)
+	data, err := fs.ReadFile(index.SourceFS(ws, maxReport), rel)
+	switch {
+	case errors.Is(err, index.ErrLink):
+		return nil, outside(p, ws, "leads out of the workspace (a symbolic link)")
+	case errors.Is(err, index.ErrRefused):
+		return nil, usagef("%s %v; give a regular file of at most %d bytes", p, pathlessErr(err), maxReport)
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, usagef("%s does not exist", p)
+	case err != nil:
+		return nil, fmt.Errorf("read %s: %w", p, pathlessErr(err))
+	}
+	return data, nil
+}
+
+// relativeIn is p relative to the folder ws (forward slashes): a relative
+// p as it is, an absolute one cut from ws (as given or with its links
+// resolved); ok is false outside it.
+func relativeIn(p, ws string) (string, bool) {
+	rel := p
+	if filepath.IsAbs(p) {
+		rel = ""
+		for _, w := range []string{ws, resolved(ws)} {
+			r, err := filepath.Rel(w, p)
+			if err == nil && filepath.IsLocal(r) {
+				rel = r
+				break
+			}
+		}
+	}
+	if rel == "" || !filepath.IsLocal(rel) {
+		return "", false
+	}
+	return filepath.ToSlash(filepath.Clean(rel)), true
+}
+
+func resolved(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return p
+}
+
+// pathlessErr is an I/O error without its path.
+func pathlessErr(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 func (s *Server) finalize(ctx context.Context, _ *mcp.CallToolRequest, in FinalizeIn) (*mcp.CallToolResult, FinalizeOut, error) {

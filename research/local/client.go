@@ -51,31 +51,36 @@ func (c *Client) callWithin(ctx context.Context, req wireRequest, timeout time.D
 	if req.Schema == "" {
 		req.Schema = index.Schema()
 	}
-	conn, err := dial(ctx, c.addr, net.Dialer{Timeout: min(c.timeout, time.Second)})
+	conn, err := dial(ctx, c.addr, net.Dialer{Timeout: max(c.timeout, time.Second)})
 	if err != nil {
 		return nil, err
 	}
 	defer conn.Close()
-	var deadline time.Time
-	if timeout > 0 {
-		deadline = time.Now().Add(timeout)
-	}
-	if dl, ok := ctx.Deadline(); ok && (deadline.IsZero() || dl.Before(deadline)) {
-		deadline = dl
-	}
-	_ = conn.SetDeadline(deadline)
-	// The connection ends with ctx (an interrupt while a sync runs).
+	// The connection ends with ctx (an interrupt, the caller's deadline):
+	// the daemon then stops working on the request.
 	stop := context.AfterFunc(ctx, func() { conn.Close() })
 	defer stop()
 	b, err := json.Marshal(req)
 	if err != nil {
 		return nil, err
 	}
+	if timeout > 0 {
+		_ = conn.SetWriteDeadline(time.Now().Add(timeout))
+	}
 	if _, err := conn.Write(append(b, '\n')); err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		var ne net.Error
+		if errors.As(err, &ne) && ne.Timeout() {
+			return nil, c.notAnswering()
+		}
 		return nil, fmt.Errorf("send to the daemon: %w", err)
 	}
+	// timeout bounds the daemon's silence, not its work: a daemon that
+	// works writes a space every heartbeat.
 	var resp wireResponse
-	if err := json.NewDecoder(conn).Decode(&resp); err != nil {
+	if err := json.NewDecoder(silence{conn, timeout}).Decode(&resp); err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
@@ -91,14 +96,40 @@ func (c *Client) callWithin(ctx context.Context, req wireRequest, timeout time.D
 	return &resp, nil
 }
 
+// silence reads a connection, giving up after d without a byte (0: no
+// limit).
+type silence struct {
+	c net.Conn
+	d time.Duration
+}
+
+func (s silence) Read(p []byte) (int, error) {
+	if s.d > 0 {
+		_ = s.c.SetReadDeadline(time.Now().Add(s.d))
+	}
+	return s.c.Read(p)
+}
+
 // notAnswering names the daemon that holds the index but is silent.
 func (c *Client) notAnswering() error {
-	who := "the lwr daemon"
-	if h, ok := index.LockHolder(c.dir); ok {
-		who += " (" + h.String() + ")"
+	who := "the daemon"
+	if h, ok := index.LockHolder(c.dir); ok && h.PID > 0 {
+		who = fmt.Sprintf("the daemon (process %d)", h.PID)
 	}
-	return fmt.Errorf("%s %w within %s; restart it with lwr index stop and lwr index watch --detach", who, ErrNotAnswering, c.timeout)
+	return &notAnsweringError{who: who, d: c.timeout}
 }
+
+// notAnsweringError is a daemon that is silent; it matches ErrNotAnswering.
+type notAnsweringError struct {
+	who string
+	d   time.Duration
+}
+
+func (e *notAnsweringError) Error() string {
+	return fmt.Sprintf("%s does not answer (nothing for %s, search.daemon_timeout); restart it with lwr index stop and lwr index watch --detach", e.who, e.d)
+}
+
+func (e *notAnsweringError) Is(target error) bool { return target == ErrNotAnswering }
 
 func (c *Client) remote(code, msg string) error {
 	if code == codeSyncing {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -291,5 +292,103 @@ func TestSyncOnRequest(t *testing.T) {
 	}
 	if st.Added != 1 || !st.Audited || !asked.Audit {
 		t.Errorf("sync: %+v (asked %+v), want one file added by an audit", st, asked)
+	}
+}
+
+// blockingSearch stands in for the server's session: a search runs until
+// its context ends, and says so.
+type blockingSearch struct {
+	started, ended chan struct{}
+}
+
+func (b blockingSearch) Search(ctx context.Context, _ Request) (*Result, error) {
+	close(b.started)
+	<-ctx.Done()
+	close(b.ended)
+	return nil, ctx.Err()
+}
+
+func (blockingSearch) Policies(context.Context, bool) (policy.Policies, error) {
+	return policy.Policies{}, nil
+}
+
+// TestDaemonStopsAWorkItsClientGaveUp: a client that goes away (its
+// context ends: an interrupt, its own timeout) ends the daemon's work on
+// its request.
+func TestDaemonStopsAWorkItsClientGaveUp(t *testing.T) {
+	root, dir := builtSample(t)
+	c, srv := serveWith(t, root, dir, func(*index.Index) ServerOptions { return ServerOptions{} })
+	b := blockingSearch{started: make(chan struct{}), ended: make(chan struct{})}
+	srv.search = b
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.Search(ctx, Request{Query: mustQuery(t, "有給休暇")})
+		done <- err
+	}()
+	<-b.started
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Errorf("the client's search: %v; want context.Canceled", err)
+	}
+	select {
+	case <-b.ended:
+	case <-time.After(time.Minute): // a guard against a hang, not a measure
+		t.Fatal("the daemon's search went on after its client went away")
+	}
+}
+
+// TestKilledDaemonMakesSearchesSayStale: after the daemon that kept an
+// index was killed (its owner file is left behind, no lock is held), a
+// search in this process says the index may be stale, and why.
+func TestKilledDaemonMakesSearchesSayStale(t *testing.T) {
+	root, dir := builtSample(t)
+	s := NewSession(Options{Index: index.Options{Root: root, Dir: dir}})
+	defer s.Close()
+	req := Request{Query: mustQuery(t, "有給休暇")}
+	res, err := s.Search(context.Background(), req)
+	if err != nil || res.Stale != "" {
+		t.Fatalf("a search of a built index: stale %q, %v", res.Stale, err)
+	}
+	// What `kill -9` of lwr index watch leaves.
+	if err := os.WriteFile(filepath.Join(dir, "lock.owner"), []byte("4242 lwr index watch\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	res, err = s.Search(context.Background(), req)
+	if err != nil || !strings.Contains(res.Stale, "process 4242") || !strings.Contains(res.Message, "索引が古い可能性") {
+		t.Errorf("a search after the daemon was killed: stale %q, message %q, %v", res.Stale, res.Message, err)
+	}
+}
+
+// slowSearch answers after a while.
+type slowSearch struct{ took time.Duration }
+
+func (s slowSearch) Search(ctx context.Context, _ Request) (*Result, error) {
+	select {
+	case <-time.After(s.took):
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	return &Result{Result: &index.Result{}}, nil
+}
+
+func (slowSearch) Policies(context.Context, bool) (policy.Policies, error) {
+	return policy.Policies{}, nil
+}
+
+// TestSlowDaemonIsWaitedFor: search.daemon_timeout bounds the daemon's
+// silence, not its work: a search that takes many times the timeout is
+// waited for while the daemon says it works (as one slowed by a loaded
+// machine), and answers.
+func TestSlowDaemonIsWaitedFor(t *testing.T) {
+	root, dir := builtSample(t)
+	_, srv := serveWith(t, root, dir, func(*index.Index) ServerOptions { return ServerOptions{Heartbeat: 10 * time.Millisecond} })
+	srv.search = slowSearch{took: time.Second}
+	c, err := Dial(dir, 300*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Search(context.Background(), Request{Query: mustQuery(t, "有給休暇")}); err != nil {
+		t.Errorf("a search of three times the timeout: %v", err)
 	}
 }

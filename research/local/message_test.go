@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"lwr/analyzer/edition"
+	"lwr/index"
 	"lwr/policy"
 )
 
@@ -39,11 +40,12 @@ func doc(t testing.TB, path, passage string, score float64, own bool) policy.Can
 
 func fixturePolicies(t testing.TB) (*policy.Preferences, *policy.Currentness, *policy.Corpus) {
 	t.Helper()
-	p, err := policy.LoadPreferences(fixtureRoot)
+	l := policy.Loader{Root: fixtureRoot, FS: index.SourceFS(fixtureRoot, policy.MaxFileSize)}
+	p, err := l.Preferences()
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := policy.LoadCurrentness(fixtureRoot)
+	c, err := l.Currentness()
 	if err != nil {
 		t.Fatal(err)
 	}

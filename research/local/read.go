@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"lwr/index"
+	"lwr/research/report"
 )
 
 // Excerpt is lines of a document as it reads now, with their numbers.
@@ -42,6 +43,9 @@ var ErrBadRange = fmt.Errorf("no such lines")
 // decides what may be read): from line 1 when start is 0, 200 lines when
 // end is 0, at most 500.
 func Read(root string, rules index.Rules, rel string, start, end int) (*Excerpt, error) {
+	if start < 0 || end < 0 || start > report.MaxLine || end > report.MaxLine {
+		return nil, fmt.Errorf("%w: lines count from 1 to %d", ErrBadRange, report.MaxLine)
+	}
 	f, err := index.ReadFile(root, rules, rel)
 	if err != nil {
 		return nil, err

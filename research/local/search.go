@@ -63,6 +63,9 @@ type Result struct {
 	Synced time.Time `json:"synced"`
 	// Via says who answered: ViaDaemon or ViaProcess.
 	Via string `json:"via"`
+	// Stale says why the index may miss changes to the files ("" when
+	// nothing says so): the daemon that kept it was killed.
+	Stale string `json:"stale,omitempty"`
 	// Locations say, in match order, where each match of a PDF or Office
 	// document stands and what its text holds that reads as instructions
 	// to an agent ({} for text files).

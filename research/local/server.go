@@ -16,6 +16,7 @@ import (
 
 	"lwr/analyzer"
 	"lwr/index"
+	"lwr/policy"
 )
 
 // ServerOptions configure a Server.
@@ -27,8 +28,11 @@ type ServerOptions struct {
 	Sync func(ctx context.Context, p SyncParams) (index.BuildStats, error)
 	// Token is what every request must carry ("" when the transport
 	// admits only the owner).
-	Token  string
-	Logger *slog.Logger
+	Token string
+	// Heartbeat is how often the server writes a space to a client while
+	// it works on its request (250ms when zero).
+	Heartbeat time.Duration
+	Logger    *slog.Logger
 }
 
 // Server answers the requests of one open index: searches (through a
@@ -37,10 +41,17 @@ type ServerOptions struct {
 type Server struct {
 	ix      *index.Index
 	s       *Session
+	search  searchService // s, unless a test stands in for it
 	opts    ServerOptions
 	started time.Time
 	ready   atomic.Bool
 	wg      sync.WaitGroup
+}
+
+// searchService is what the server asks for searches and policies.
+type searchService interface {
+	Search(ctx context.Context, req Request) (*Result, error)
+	Policies(ctx context.Context, ignorePreference bool) (policy.Policies, error)
 }
 
 // NewServer serves ix with the synonym dictionary dict. Until MarkReady
@@ -50,7 +61,11 @@ func NewServer(ix *index.Index, dict *analyzer.Synonyms, opts ServerOptions) *Se
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
+	if opts.Heartbeat <= 0 {
+		opts.Heartbeat = 250 * time.Millisecond
+	}
 	srv := &Server{ix: ix, s: serving(ix, dict, Options{Logger: opts.Logger}), opts: opts, started: time.Now()}
+	srv.search = srv.s
 	if st, err := ix.Status(); err == nil && st.Ready {
 		srv.ready.Store(true)
 	}
@@ -114,11 +129,54 @@ func (srv *Server) handle(ctx context.Context, c net.Conn) {
 	if json.Unmarshal(line, &head) == nil && head.Op == opSync {
 		_ = c.SetDeadline(time.Time{})
 	}
+	// The request runs on at shutdown (it is drained), but ends when its
+	// client goes away: the client sends nothing after its line, so a read
+	// that returns means it closed the connection (it gave up, or was
+	// interrupted).
+	rctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancel()
+	_ = c.SetReadDeadline(time.Time{})
+	go func() {
+		var b [1]byte
+		_, _ = c.Read(b[:])
+		cancel()
+	}()
+	// While it works, the server says it is alive: a space at once and
+	// then every Heartbeat, which the client's JSON decoder skips. A client
+	// gives up after silence (a stopped or hung daemon), never because a
+	// loaded machine made the answer slow.
+	var wmu sync.Mutex
+	write := func(b []byte) {
+		wmu.Lock()
+		defer wmu.Unlock()
+		_ = c.SetWriteDeadline(time.Now().Add(30 * time.Second))
+		_, _ = c.Write(b)
+	}
+	stopBeat := make(chan struct{})
+	beating := make(chan struct{})
+	go func() {
+		defer close(beating)
+		write([]byte{' '})
+		t := time.NewTicker(srv.opts.Heartbeat)
+		defer t.Stop()
+		for {
+			select {
+			case <-t.C:
+				write([]byte{' '})
+			case <-stopBeat:
+				return
+			}
+		}
+	}()
 	var resp wireResponse
-	srv.answerLine(context.WithoutCancel(ctx), line, &resp)
-	enc := json.NewEncoder(c)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(resp)
+	srv.answerLine(rctx, line, &resp)
+	close(stopBeat)
+	<-beating
+	b, err := json.Marshal(resp)
+	if err != nil {
+		b, _ = json.Marshal(wireResponse{V: ProtocolVersion, Code: codeFailed, Error: "encode the answer: " + err.Error()})
+	}
+	write(append(b, '\n'))
 }
 
 // answerLine answers one request line.
@@ -180,7 +238,7 @@ func (srv *Server) answer(ctx context.Context, req wireRequest, resp *wireRespon
 		}
 		resp.Build = &st
 	case opPolicies:
-		p, err := srv.s.Policies(ctx, req.IgnorePreference)
+		p, err := srv.search.Policies(ctx, req.IgnorePreference)
 		if err != nil {
 			fail(errorCode(err), err)
 			return
@@ -195,7 +253,7 @@ func (srv *Server) answer(ctx context.Context, req wireRequest, resp *wireRespon
 			fail(codeEmptyQuery, index.ErrEmptyQuery)
 			return
 		}
-		res, err := srv.s.Search(ctx, *req.Search)
+		res, err := srv.search.Search(ctx, *req.Search)
 		if err != nil {
 			fail(errorCode(err), err)
 			return

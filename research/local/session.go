@@ -40,7 +40,7 @@ type Options struct {
 	// OpenIndex opens the index for searching; nil means index.OpenReader.
 	OpenIndex func(context.Context, index.Options) (*index.Index, error)
 	// PolicyFS is where the policy files are read from; nil means the
-	// source root.
+	// source root, as index.SourceFS reads it.
 	PolicyFS fs.FS
 	// Logger receives debug records; nil discards them.
 	Logger *slog.Logger
@@ -175,15 +175,26 @@ func (s *Session) dictionary() (*analyzer.Synonyms, error) {
 // at every call for a daemon's session.
 func (s *Session) policies() policySet {
 	if s.live {
-		return loadPolicies(policy.Loader{Root: s.root(), FS: s.opts.PolicyFS})
+		return loadPolicies(s.policyLoader())
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.pols == nil {
-		p := loadPolicies(policy.Loader{Root: s.root(), FS: s.opts.PolicyFS})
+		p := loadPolicies(s.policyLoader())
 		s.pols = &p
 	}
 	return *s.pols
+}
+
+// policyLoader reads the policy files from opts.PolicyFS, else as the
+// source root's files are read (index.SourceFS).
+func (s *Session) policyLoader() policy.Loader {
+	root := s.root()
+	fsys := s.opts.PolicyFS
+	if fsys == nil {
+		fsys = index.SourceFS(root, policy.MaxFileSize)
+	}
+	return policy.Loader{Root: root, FS: fsys}
 }
 
 func (s *Session) root() string {
@@ -227,7 +238,15 @@ func (s *Session) Search(ctx context.Context, req Request) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return run(ctx, ix, corpus, pols, req, dict)
+	res, err := run(ctx, ix, corpus, pols, req, dict)
+	if err == nil && !s.live {
+		if h, killed := index.Killed(ix.Dir()); killed && h.Daemon() {
+			res.Stale = fmt.Sprintf("the daemon that kept the index (process %d) ended without stopping (killed, or crashed): files changed since the last sync (%s) are not in it; start it again (lwr index watch --detach) or run lwr index build",
+				h.PID, res.Synced.Local().Format(time.RFC3339))
+			res.Message += "\n索引が古い可能性: " + res.Stale
+		}
+	}
+	return res, err
 }
 
 // prepare opens what a search needs, once: the index, the titles of its

@@ -8,6 +8,7 @@ import (
 	"os"
 	"time"
 
+	"lwr/index"
 	"lwr/policy"
 	"lwr/research/understand"
 )
@@ -107,11 +108,12 @@ func PoliciesAt(root string, ignorePreference bool) (policy.Policies, error) {
 	if st, err := os.Stat(root); err != nil || !st.IsDir() {
 		return policy.Policies{}, nil
 	}
-	cur, err := policy.LoadCurrentness(root)
+	l := policy.Loader{Root: root, FS: index.SourceFS(root, policy.MaxFileSize)}
+	cur, err := l.Currentness()
 	if err != nil {
 		return policy.Policies{}, &Failure{Reason: ReasonCurrentnessInvalid, Err: err}
 	}
-	prefs, err := policy.LoadPreferences(root)
+	prefs, err := l.Preferences()
 	if err != nil && !ignorePreference {
 		return policy.Policies{}, &Failure{Reason: ReasonPreferencesInvalid, Err: err}
 	}

@@ -29,12 +29,15 @@ const (
 	ReasonContextFailed      Reason = "context_write_failed"
 	ReasonLastOutputFailed   Reason = "last_output_write_failed"
 	ReasonCanceled           Reason = "canceled"
+	// ReasonInsideSourceRoot: the report would be written inside the
+	// source root, where the next build would index it as a source.
+	ReasonInsideSourceRoot Reason = "workspace_inside_source_root"
 )
 
 // Reasons lists every reason code.
 func Reasons() []Reason {
 	return []Reason{ReasonCurrentnessInvalid, ReasonPreferencesInvalid, ReasonInvalidInput, ReasonSearchFailed, ReasonIndexBusy, ReasonNoEvidence,
-		ReasonValidationFailed, ReasonWriteFailed, ReasonRenameFailed, ReasonRolledBack, ReasonContextFailed, ReasonLastOutputFailed, ReasonCanceled}
+		ReasonValidationFailed, ReasonWriteFailed, ReasonRenameFailed, ReasonRolledBack, ReasonContextFailed, ReasonLastOutputFailed, ReasonCanceled, ReasonInsideSourceRoot}
 }
 
 // Failure is a failed research or finalize: a fixed reason code and the

@@ -206,6 +206,9 @@ func Finalize(ctx context.Context, opts FinalizeOptions) (*Finalized, error) {
 		if err := insideWorkspace(opts.Workspace, d); err != nil {
 			return nil, &Failure{Reason: ReasonInvalidInput, Err: err}
 		}
+		if err := outsideSourceRoot(filepath.FromSlash(opts.Context.SourceRoot), d); err != nil {
+			return nil, &Failure{Reason: ReasonInsideSourceRoot, Err: err}
+		}
 	}
 	ps := Validate(opts.Markdown)
 	if opts.Sources != nil && len(ps) == 0 {

@@ -44,10 +44,13 @@ type cited struct {
 // range lies inside it, every quote that follows a citation is true (a
 // fenced block is exactly the cited lines, trimmed at the edges; the
 // lines of a > blockquote each stand in the cited lines, "…" marking what
-// was left out; both compare full- and half-width characters as equal),
-// and the local sources of the JSON comment are the citations of the
-// text; in a deep report, every number of a claim stands in a line it
-// cites. It returns nil when all of it holds.
+// was left out, and at least one holds some text; both compare full- and
+// half-width characters as equal), and the local sources of the JSON
+// comment are the citations of the text; in a deep report, every number
+// of a claim stands in a line it cites. A quote belongs to the last
+// citation of the line before it: each quote is read and checked once,
+// so that the work grows with the report, not with its citations times
+// its quotes. It returns nil when all of it holds.
 func VerifySources(md []byte, src Sources) []Problem {
 	lines := strings.Split(string(md), "\n")
 	cites := citations(lines)
@@ -123,7 +126,8 @@ func citations(lines []string) []cited {
 		if code[i] {
 			continue
 		}
-		for _, m := range citeRe.FindAllStringSubmatchIndex(l, -1) {
+		ms := citeRe.FindAllStringSubmatchIndex(l, -1)
+		for k, m := range ms {
 			target := strings.TrimSuffix(strings.TrimPrefix(l[m[4]:m[5]], "<"), ">")
 			a := anchorRe.FindStringSubmatch(target)
 			if a == nil {
@@ -133,13 +137,15 @@ func citations(lines []string) []cited {
 			if dp, err := url.PathUnescape(p); err == nil && strings.Contains(p, "%") {
 				p = dp
 			}
-			s, _ := strconv.Atoi(a[2])
-			e, _ := strconv.Atoi(a[3])
-			if s < 1 || e < s {
+			s, err1 := strconv.Atoi(a[2])
+			e, err2 := strconv.Atoi(a[3])
+			if err1 != nil || err2 != nil || s < 1 || e < s || e > MaxLine {
 				continue // Validate reports it
 			}
 			c := cited{path: strings.ReplaceAll(p, `\`, "/"), start: s, end: e, line: i + 1}
-			c.quote, c.fenced = quoteAfter(lines, i)
+			if k == len(ms)-1 {
+				c.quote, c.fenced = quoteAfter(lines, i)
+			}
 			out = append(out, c)
 		}
 	}
@@ -167,12 +173,18 @@ func quoteAfter(lines []string, i int) ([]string, bool) {
 		return nil, false // not closed: not a quote
 	}
 	var q []string
+	blank := true
 	for k := j; k < len(lines); k++ {
 		t := strings.TrimLeft(lines[k], " ")
 		if !strings.HasPrefix(t, ">") {
 			break
 		}
-		q = append(q, strings.TrimPrefix(strings.TrimPrefix(t, ">"), " "))
+		l := strings.TrimPrefix(strings.TrimPrefix(t, ">"), " ")
+		blank = blank && strings.TrimSpace(l) == ""
+		q = append(q, l)
+	}
+	if blank {
+		return nil, false // an empty blockquote quotes nothing
 	}
 	return q, false
 }
@@ -181,12 +193,14 @@ func quoteAfter(lines []string, i int) ([]string, bool) {
 // character width, and the space at the edges.
 func comparable(s string) string { return strings.TrimSpace(width.Fold.String(s)) }
 
-// quoteHolds reports whether a citation's quote is true of the cited lines.
+// quoteHolds reports whether a citation's quote is true of the cited
+// lines. A blockquote of nothing but "…" says nothing, and holds nothing.
 func quoteHolds(c cited, cited []string) bool {
 	text := comparable(strings.Join(cited, "\n"))
 	if c.fenced {
 		return comparable(strings.Join(c.quote, "\n")) == text
 	}
+	said := false
 	for _, q := range c.quote {
 		at := 0
 		for _, part := range strings.FieldsFunc(q, func(r rune) bool { return r == '…' }) {
@@ -199,9 +213,10 @@ func quoteHolds(c cited, cited []string) bool {
 				return false
 			}
 			at += k + len(part)
+			said = true
 		}
 	}
-	return true
+	return said
 }
 
 // jsonAgrees compares the local sources of the JSON comment with the
@@ -220,8 +235,26 @@ func jsonAgrees(md []byte, cites []cited) []Problem {
 		start, end int
 	}
 	inText := map[key]bool{}
+	// bySuffix finds the citations a source given relative to the source
+	// root names: every "/"-suffix of each cited path, with its lines.
+	bySuffix := map[key]key{}
 	for _, ct := range cites {
-		inText[key{ct.path, ct.start, ct.end}] = true
+		k := key{ct.path, ct.start, ct.end}
+		if inText[k] {
+			continue
+		}
+		inText[k] = true
+		for i := strings.IndexByte(ct.path, '/'); i >= 0; {
+			sk := key{ct.path[i+1:], ct.start, ct.end}
+			if _, ok := bySuffix[sk]; !ok {
+				bySuffix[sk] = k
+			}
+			j := strings.IndexByte(ct.path[i+1:], '/')
+			if j < 0 {
+				break
+			}
+			i += 1 + j
+		}
 	}
 	var out []Problem
 	inJSON := map[key]bool{}
@@ -237,10 +270,10 @@ func jsonAgrees(md []byte, cites []cited) []Problem {
 		k := key{jp, s.Lines.Start, s.Lines.End}
 		inJSON[k] = true
 		found := inText[k]
-		for t := range inText {
+		if !found {
 			// A source given relative to the source root (as older
 			// reports did) names the citation that ends with it.
-			if !found && t.start == k.start && t.end == k.end && strings.HasSuffix(t.path, "/"+strings.TrimPrefix(k.path, "./")) {
+			if t, ok := bySuffix[key{strings.TrimPrefix(k.path, "./"), k.start, k.end}]; ok {
 				found, inJSON[t] = true, true
 			}
 		}

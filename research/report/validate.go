@@ -334,6 +334,19 @@ func checkSection1(lines []string, heads []heading) []Problem {
 	return out
 }
 
+// MaxLine is the largest line number a citation may give: more lines than
+// any document lwr reads has (a bound, so that a number never overflows).
+const MaxLine = 999_999_999
+
+// lineNumber reads a line number of a citation: digits, at most MaxLine.
+func lineNumber(d string) (int, bool) {
+	if len(d) > len(strconv.Itoa(MaxLine)) {
+		return 0, false
+	}
+	n, err := strconv.Atoi(d)
+	return n, err == nil && n <= MaxLine
+}
+
 // checkCitation checks one citation match on a line.
 func checkCitation(l string, m []int, n int) []Problem {
 	var out []Problem
@@ -342,17 +355,23 @@ func checkCitation(l string, m []int, n int) []Problem {
 	}
 	name := l[m[2]:m[3]]
 	target := strings.TrimSuffix(strings.TrimPrefix(l[m[4]:m[5]], "<"), ">")
-	ls, _ := strconv.Atoi(l[m[6]:m[7]])
-	le, _ := strconv.Atoi(l[m[8]:m[9]])
 	vs := l[m[10]:m[11]]
 	a := anchorRe.FindStringSubmatch(target)
 	if a == nil {
 		bad(ProblemCitationFormat, "the citation's link %q: end it with #L<start>-L<end>", Cut(target, 80))
 		return out
 	}
+	nums := [4]int{}
+	for i, d := range []string{l[m[6]:m[7]], l[m[8]:m[9]], a[2], a[3]} {
+		n, ok := lineNumber(d)
+		if !ok {
+			bad(ProblemCitationLines, "the line number %s is not one a document has; lines count from 1 to %d", Cut(d, 20), MaxLine)
+			return out
+		}
+		nums[i] = n
+	}
+	ls, le, as, ae := nums[0], nums[1], nums[2], nums[3]
 	p := a[1]
-	as, _ := strconv.Atoi(a[2])
-	ae, _ := strconv.Atoi(a[3])
 	if !absPathRe.MatchString(p) {
 		bad(ProblemCitationPath, "the citation's path %q: write the absolute path with forward slashes, the source root joined with the path lwr search gives", Cut(p, 80))
 	}
@@ -376,8 +395,8 @@ func checkCitation(l string, m []int, n int) []Problem {
 		bad(ProblemVSCodeLink, "the VS Code link's path: write it percent-encoded, %%XX for every byte but letters, digits, - . _ ~ and / (%s)", Cut(v[1], 60))
 		return out
 	}
-	if vl, _ := strconv.Atoi(v[2]); vl != ls {
-		bad(ProblemVSCodeLink, "the VS Code link's line :%d: write :%d, the citation's first line", vl, ls)
+	if vl, ok := lineNumber(v[2]); !ok || vl != ls {
+		bad(ProblemVSCodeLink, "the VS Code link's line :%s: write :%d, the citation's first line", Cut(v[2], 20), ls)
 	}
 	cp := p
 	if dp, err := url.PathUnescape(p); err == nil && strings.Contains(p, "%") {

@@ -172,3 +172,22 @@ func TestCitationFormsOnWindows(t *testing.T) {
 		}
 	}
 }
+
+// TestHugeLineNumbers: a line number past any document is refused as one,
+// never read as the largest integer.
+func TestHugeLineNumbers(t *testing.T) {
+	src := []map[string]any{localSource(rulesPath, 20, 24)}
+	big := "99999999999999999999"
+	cite := strings.ReplaceAll(report.Citation("就業規則.md", rulesPath, 20, 24), "24", big)
+	ps := report.Validate([]byte(fixture(cite, src, nil)))
+	found := false
+	for _, p := range ps {
+		if strings.Contains(p.Message, "9223372036854775807") {
+			t.Errorf("the number overflowed: %v", p)
+		}
+		found = found || p.Code == report.ProblemCitationLines && strings.Contains(p.Message, "lines count from 1")
+	}
+	if !found {
+		t.Errorf("problems %v; want a citation_lines problem for %s", ps, big)
+	}
+}
