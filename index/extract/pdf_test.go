@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"unicode"
@@ -58,7 +59,7 @@ func TestPDFReadingOrder(t *testing.T) {
 				"る。（届出）第６１条会社は、この規則を変更したときは、変更後の規則を従業員に周知するとともに、その写しを各事業場に備え付ける。",
 				"第６２条特別の事情があるときは、この規則の定めにかかわらず、会社と従業員代表との協議により別に定めることができる。",
 			},
-			rows: []string{"区分 日当 宿泊料", "役員 3,000 円 15,000 円", "一般社員 2,000 円 12,000 円"},
+			rows: []string{"区分 日当 宿泊料", "役員 3,000円 15,000円", "一般社員 2,000円 12,000円"},
 		},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -126,5 +127,27 @@ func TestVerticalPageInPopplerOrder(t *testing.T) {
 	}
 	if got := pageLines(words); len(got) != 2 || got[0] != "縦書きの一行目" || got[1] != "縦書きの二行目" {
 		t.Errorf("pageLines = %q", got)
+	}
+}
+
+// TestPDFAutomaticSpacing: the space an office sets between Japanese and
+// digits or Latin letters, which pdftotext makes a word break, is not a
+// space of the text (令和7年, 3,000円, 第1条, 100km, Webフォーム); a typed
+// space, wider, stays (様式は Excel で).
+func TestPDFAutomaticSpacing(t *testing.T) {
+	needPDFToText(t)
+	txt := fixture(t, "旅費規程_枠.pdf")
+	for _, want := range []string{"令和7年4月1日施行", "第1条（目的）", "第3条（宿泊料）", "第4条（交通費）", "一般従業員 12,000円"} {
+		if !slices.Contains(txt.Lines, want) {
+			t.Errorf("no line %q in\n%s", want, txt)
+		}
+	}
+	for _, want := range []string{
+		"日当は、出張1日につき一般従業員3,000円、課長以上4,000円",
+		"様式は Excel で作成し、申請はWebフォームで行う。",
+		"片道100km以上",
+		"番号は1111とする。",
+	} {
+		lineOf(t, txt, want)
 	}
 }
