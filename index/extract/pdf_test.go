@@ -266,3 +266,42 @@ func TestPDFTableCellsAreNoBox(t *testing.T) {
 		}
 	}
 }
+
+// TestPDFSpacedArticleNumber: an article's number typed with spaces
+// around it (half an em, wider than an office's automatic spacing) reads
+// as the article's heading, 第4条（宿泊料）; a number farther apart, or
+// not between 第 and its unit, keeps its spaces.
+func TestPDFSpacedArticleNumber(t *testing.T) {
+	line := func(gap float64, texts ...string) []pdfWord {
+		var out []pdfWord
+		x := 72.0
+		for _, s := range texts {
+			w := 0.0
+			for _, r := range s {
+				if r < 0x80 {
+					w += 5.25
+				} else {
+					w += 10.5
+				}
+			}
+			out = append(out, pdfWord{x0: x, y0: 100, x1: x + w, y1: 113.65, text: s})
+			x += w + gap
+		}
+		return out
+	}
+	for _, c := range []struct {
+		words []pdfWord
+		want  string
+	}{
+		{line(5.25, "第", "4", "条（宿泊料）"), "第4条（宿泊料）"},
+		{line(5.25, "第", "12", "章", "旅費"), "第12章 旅費"},
+		{line(5.25, "附則", "第", "3", "項"), "附則 第3項"},
+		{line(12, "第", "4", "条（宿泊料）"), "第 4 条（宿泊料）"},
+		{line(5.25, "第", "4", "回の会議"), "第 4 回の会議"},
+		{line(5.25, "合計", "4", "条"), "合計 4 条"},
+	} {
+		if got := pageLines(c.words); len(got) != 1 || got[0] != c.want {
+			t.Errorf("pageLines = %q, want %q", got, c.want)
+		}
+	}
+}

@@ -532,11 +532,13 @@ func column(w pdfWord, cols []span) int {
 
 // joinWords joins a line's words, with a space where they stand apart
 // but for the space an office sets between Japanese and Latin letters or
-// digits (see autoSpace).
+// digits (see autoSpace) and the spaces of a spaced article number (see
+// articleNumber).
 func joinWords(words []pdfWord, em float64) string {
 	var b strings.Builder
 	for k, w := range words {
-		if k > 0 && w.x0-words[k-1].x1 > 0.1*em && !autoSpace(words[k-1], w) {
+		if k > 0 && w.x0-words[k-1].x1 > 0.1*em && !autoSpace(words[k-1], w) &&
+			!articleNumber(words, k-1) && !articleNumber(words, k-2) {
 			b.WriteByte(' ')
 		}
 		b.WriteString(w.text)
@@ -544,13 +546,31 @@ func joinWords(words []pdfWord, em float64) string {
 	return b.String()
 }
 
+// articleNumber reports whether words k, k+1 and k+2 spell an article's
+// (chapter's, section's …) number set apart by spaces of less than an em:
+// 「第 4 条」 reads 第4条, the heading rules are numbered by.
+func articleNumber(words []pdfWord, k int) bool {
+	if k < 0 || k+2 >= len(words) {
+		return false
+	}
+	a, n, c := words[k], words[k+1], words[k+2]
+	if !strings.HasSuffix(a.text, "第") || strings.Trim(n.text, "0123456789０１２３４５６７８９") != "" {
+		return false
+	}
+	unit, _ := utf8.DecodeRuneInString(c.text)
+	e := a.em()
+	return strings.ContainsRune("編章節款条項号", unit) && n.x0-a.x1 < e && c.x0-n.x1 < e
+}
+
 // autoSpace reports whether the gap between two words of a line is the
 // space Word and LibreOffice add between a Japanese character and a Latin
 // letter or digit (about a quarter of an em, a fifth in LibreOffice; no
 // character stands there), which pdftotext makes a word break: 令和 7 年,
-// 3,000 円, 第 1 条 are 令和7年, 3,000円, 第1条 in the document. A typed
-// space is wider (half an em in the fonts Japanese documents are set in)
-// and stays.
+// 3,000 円, 第 1 条 are 令和7年, 3,000円, 第1条 in the document. A space
+// typed in a font whose Latin letters are half an em wide (MS Mincho, IPA
+// Mincho) is wider and stays; one typed in a font of narrower Latin is as
+// wide as the office's and goes too, which Japanese text does not miss
+// (第2章 USBメモリ reads 第2章USBメモリ).
 func autoSpace(a, b pdfWord) bool {
 	last, _ := utf8.DecodeLastRuneInString(a.text)
 	first, _ := utf8.DecodeRuneInString(b.text)
