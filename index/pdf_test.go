@@ -14,7 +14,8 @@ import (
 // between them (3,000円, 令和7年4月1日, 第1条, 片道100km), a phrase
 // wrapped onto a line that starts with a number (月額 / 5,000円とし), the
 // text beside a text box and the box's own text, each wrapped over its
-// lines; ranked search has the PDF first for words only it holds.
+// lines; ranked search has the PDF first for words only it holds, and
+// cites an article of it under its heading, as a Word document's.
 func TestPDFWordsAsTheOfficeWroteThem(t *testing.T) {
 	if !extract.PDFReadable() {
 		t.Skip("pdftotext is not installed")
@@ -48,4 +49,13 @@ func TestPDFWordsAsTheOfficeWroteThem(t *testing.T) {
 			t.Errorf("ranked %q: %v, want 旅費規程_枠.pdf first", q, got)
 		}
 	}
+	for _, m := range find(t, ix, "新幹線 片道", SearchOptions{}).Matches {
+		if m.Path == "旅費規程_枠.pdf" {
+			if m.Locator == nil || m.Locator.Heading != "第4条（交通費）" || m.Locator.Page != 1 {
+				t.Errorf("the PDF's hit for 新幹線 片道 stands at %+v, want p.1 under 第4条（交通費）", m.Locator)
+			}
+			return
+		}
+	}
+	t.Error("ranked 新幹線 片道 does not find 旅費規程_枠.pdf")
 }

@@ -305,3 +305,31 @@ func TestPDFSpacedArticleNumber(t *testing.T) {
 		}
 	}
 }
+
+// TestPDFHeadings: each line of a PDF stands under the last line before
+// it that reads as a heading (第1章 総則, 第3条（宿泊料）), from page to
+// page, as a Word document without heading styles does.
+func TestPDFHeadings(t *testing.T) {
+	needPDFToText(t)
+	txt := fixture(t, "旅費規程_枠.pdf")
+	for line, want := range map[string]Locator{
+		"国内出張旅費規程": {Page: 1},
+		"宿泊料は、1泊につき次の額を上限として実費を支給する。": {Page: 1, Heading: "第3条（宿泊料）"},
+		"一般従業員 12,000円":    {Page: 1, Heading: "第3条（宿泊料）"},
+		"注意：海外出張は別規程（海外出張": {Page: 1, Heading: "第1条（目的）"},
+		"第5条（改廃）":          {Page: 1, Heading: "第5条（改廃）"},
+	} {
+		if got := lineOf(t, txt, line); got != want {
+			t.Errorf("%s: at %+v, want %+v", line, got, want)
+		}
+	}
+	txt = fixture(t, "就業規則_二段組.pdf")
+	for line, want := range map[string]Locator{
+		"ときは、所轄の労働基準監督署長に届け":  {Page: 2, Heading: "第６１条"},
+		"この規則は、２０２４年４月１日から施行": {Page: 2, Heading: "第６０条"},
+	} {
+		if got := lineOf(t, txt, line); got != want {
+			t.Errorf("%s: at %+v, want %+v", line, got, want)
+		}
+	}
+}
