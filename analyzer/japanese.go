@@ -13,7 +13,7 @@ import (
 
 // Version identifies the analysis. An index built with another version is
 // rebuilt: change it whenever tokens for the same text would change.
-const Version = "ja-6"
+const Version = "ja-7"
 
 // maxChunk bounds the text handed to kagome at once: its lattice grows with
 // the input, so long lines are cut (at a space or 。 when one is near).

@@ -29,9 +29,9 @@ func Fold(s string) string {
 	return s
 }
 
-// FoldText is Fold with the spaces between two Japanese characters
-// dropped (a heading justified as 「総　則」 or 「雑 則」 reads 総則; see
-// cjkRune): what the analyzer, the bigram view and literal (full-text)
+// FoldText is Fold with the spaces between two Japanese characters, or a
+// Japanese character and a digit, dropped (a heading justified as 「総　則」
+// or 「雑 則」 reads 総則, 令和 7 年 reads 令和7年; see cjkRune): what the analyzer, the bigram view and literal (full-text)
 // search compare, FoldText(query word) with FoldText(text).
 func FoldText(s string) string {
 	if !isPlainASCII(s) && hasCJKSpace(s) {
@@ -232,8 +232,12 @@ func FoldMapped(s string) (folded string, start, end []int) {
 // and full-text search alike. Only a run of spaces (U+0020, the
 // ideographic space U+3000, the no-break space) with a Japanese character
 // on both sides is dropped: kanji, hiragana, katakana (also half-width), ー,
-// 々, and the full-width digits of 「第１章」; never a space next to a
-// Latin letter, an ASCII digit or punctuation, nor a tab or a line break.
+// 々, and the full-width digits of 「第１章」. So is a run between a
+// Japanese character and an ASCII digit, the space Word and LibreOffice
+// set there and a PDF keeps as a word break (令和 7 年, 3,000 円, 月額 /
+// 5,000円 wrapped over two lines): 令和7年, 3,000円. Never a space between
+// two ASCII digits or next to a Latin letter or punctuation (PATH を, 1 2),
+// nor a tab or a line break.
 
 // cjkRune reports a character on either side of a dropped space.
 func cjkRune(r rune) bool {
@@ -264,14 +268,15 @@ func cjkSpaceEnd(s string, i int) int {
 	if !isFoldSpace(r) {
 		return i
 	}
-	if p, _ := utf8.DecodeLastRuneInString(s[:i]); !cjkRune(p) {
+	p, _ := utf8.DecodeLastRuneInString(s[:i])
+	if !cjkRune(p) && !asciiDigit(p) {
 		return i
 	}
 	j := i
 	for j < len(s) {
 		r, n := utf8.DecodeRuneInString(s[j:])
 		if !isFoldSpace(r) {
-			if cjkRune(r) {
+			if cjkRune(r) && (cjkRune(p) || asciiDigit(p)) || asciiDigit(r) && cjkRune(p) {
 				return j
 			}
 			return i
@@ -280,6 +285,8 @@ func cjkSpaceEnd(s string, i int) int {
 	}
 	return i
 }
+
+func asciiDigit(r rune) bool { return '0' <= r && r <= '9' }
 
 // hasCJKSpace reports whether s has a space that Fold drops.
 func hasCJKSpace(s string) bool {

@@ -6,8 +6,9 @@ import (
 )
 
 // TestFoldDropsSpacesBetweenJapanese: justified headings (雑 則, 総　則,
-// 第１章　総　　則) fold to the words they spell; spaces next to Latin
-// words, ASCII digits and punctuation stay.
+// 第１章　総　　則) fold to the words they spell, and so do the spaces an
+// office sets between Japanese and digits (令和 7 年); spaces next to Latin
+// words, between two digits and next to punctuation stay.
 func TestFoldDropsSpacesBetweenJapanese(t *testing.T) {
 	// Fold keeps them: a folded query still splits into its words.
 	if got := Fold("電子契約 押印"); got != "電子契約 押印" {
@@ -23,7 +24,16 @@ func TestFoldDropsSpacesBetweenJapanese(t *testing.T) {
 		{"quick brown fox", "quick brown fox"},
 		{"PATH を 設定", "path を設定"},
 		{"Ｗｏｒｄ　Ｅｘｃｅｌ", "word excel"},
-		{"第 1 章", "第 1 章"},
+		// Word's and LibreOffice's space between Japanese and digits.
+		{"第 1 章", "第1章"},
+		{"令和 7 年 4 月 1 日施行", "令和7年4月1日施行"},
+		{"日当は 3,000 円", "日当は3,000円"},
+		{"片道 100km 以上", "片道100km 以上"},
+		{"承認番号は 1111 とする", "承認番号は1111とする"},
+		{"第 1 2 条", "第1 2条"},
+		{"Windows 10 の", "windows 10の"},
+		{"1 2 3", "1 2 3"},
+		{"規程 1 、", "規程1 、"},
 		{"規程。 次に", "規程。 次に"},
 		{"区分\t日当", "区分\t日当"},
 		{"雑\n則", "雑\n則"},
@@ -72,6 +82,11 @@ func TestJoinLines(t *testing.T) {
 		{"段落一。\n\n段落二。", "段落一。\n\n段落二。", "段落一。\n\n段落二。"},
 		{"行一\r\n行二\r\n", "行一 行二\r\n", "行一行二\r\n"},
 		{"一行", "一行", "一行"},
+		// A line that starts or ends with a digit.
+		{"手当は月額\n5,000円とし", "手当は月額 5,000円とし", "手当は月額5,000円とし"},
+		{"10月15日から\n10月31日まで", "10月15日から 10月31日まで", "10月15日から10月31日まで"},
+		{"承認番号は 1111\nとする", "承認番号は 1111 とする", "承認番号は1111とする"},
+		{"version 2\n3 files", "version 2 3 files", "version 2 3 files"},
 	} {
 		got := JoinLines(c.in)
 		if got != c.want {

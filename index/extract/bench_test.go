@@ -42,3 +42,40 @@ func BenchmarkExtract(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkPageLines puts pages in reading order: tables of 200 rows of
+// 10 and of 3 cells (every cell gap a band the rows share) and 60 lines of
+// prose with a text box beside five of them.
+func BenchmarkPageLines(b *testing.B) {
+	var table, table3, prose []pdfWord
+	for r := range 200 {
+		y := 40 + 12*float64(r)
+		for c := range 10 {
+			x := 40 + 52*float64(c)
+			table = append(table, pdfWord{x0: x, y0: y, x1: x + 42, y1: y + 10.5, text: "一般従業員", line: r})
+		}
+		for c := range 3 {
+			x := 40 + 170*float64(c)
+			table3 = append(table3, pdfWord{x0: x, y0: y, x1: x + 160, y1: y + 10.5, text: "一般従業員の宿泊料の上限額は一泊", line: r})
+		}
+	}
+	for r := range 60 {
+		y := 40 + 12*float64(r)
+		x1 := 540.0
+		if r >= 10 && r < 15 {
+			x1 = 360
+			prose = append(prose, pdfWord{x0: 370, y0: y + 1 + 0.5*float64(r-10), x1: 540, y1: y + 11.5 + 0.5*float64(r-10), text: "注意：海外出張は別規程による。", line: r})
+		}
+		prose = append(prose, pdfWord{x0: 40, y0: y, x1: x1, y1: y + 10.5, text: "この規程は従業員が業務のため国内に出張する場合の旅費の支給に関し", line: r})
+	}
+	for _, c := range []struct {
+		name  string
+		words []pdfWord
+	}{{"table", table}, {"table3", table3}, {"prose", prose}} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				pageLines(c.words)
+			}
+		})
+	}
+}

@@ -18,7 +18,7 @@ import (
 // Version changes whenever the text extracted from a document changes
 // (what is read, how lines are cut or located): text cached by another
 // version is extracted again, and an index of another version rebuilt.
-const Version = "3"
+const Version = "4"
 
 // Formats the package reads, by file name extension.
 var formats = map[string]string{".pdf": "pdf", ".docx": "docx", ".xlsx": "xlsx", ".pptx": "pptx"}

@@ -93,7 +93,10 @@ const maxPageWords = 1 << 20
 
 // readBBox reads pdftotext's -bbox-layout XHTML: pages of flows, blocks,
 // lines and words with their boxes. Each page's words become its lines in
-// reading order. More than max characters of words is ErrTooMuchText.
+// reading order, each under the last line before it that reads as a
+// heading (第3章 総則, 第4条（宿泊料）, 1.2 目的; see textHeading), as a
+// Word document without heading styles is. More than max characters of
+// words is ErrTooMuchText.
 func readBBox(r io.Reader, max int64) (*Text, error) {
 	t := &Text{Format: "pdf"}
 	dec := xml.NewDecoder(bufio.NewReaderSize(r, 64<<10))
@@ -101,6 +104,7 @@ func readBBox(r io.Reader, max int64) (*Text, error) {
 	dec.Entity = xml.HTMLEntity
 	var (
 		page, line int
+		heading    string // the article or chapter the lines are under
 		chars      int64
 		words      []pdfWord
 		in         *pdfWord
@@ -157,7 +161,10 @@ func readBBox(r io.Reader, max int64) (*Text, error) {
 					lines = []string{""} // a page without text still counts
 				}
 				for _, l := range lines {
-					t.add(l, Locator{Page: page})
+					if h := textHeading(l); h != "" {
+						heading = h
+					}
+					t.add(l, Locator{Page: page, Heading: heading})
 				}
 			}
 		}

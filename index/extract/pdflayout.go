@@ -5,6 +5,9 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/text/width"
 )
 
 // The reading order of a PDF page, from the words pdftotext -bbox-layout
@@ -51,6 +54,8 @@ func pageLines(words []pdfWord) []string {
 		return popplerLines(words)
 	}
 	em := medianHeight(words)
+	fem := fontEm(words)
+	page := textSpan(words)
 	lines := visualLines(words)
 	var out []string
 	last := math.Inf(1) // the bottom of the line before
@@ -61,9 +66,44 @@ func pageLines(words []pdfWord) []string {
 		out = append(out, joinWords(in, em))
 		last = y1
 	}
+	blank := func() {
+		if len(out) > 0 && out[len(out)-1] != "" {
+			out = append(out, "")
+		}
+	}
 	for i := 0; i < len(lines); {
-		j, cols := columnRun(lines, i, em, textSpan(words))
+		j, cols := columnRun(lines, i, em, page)
 		if cols == nil {
+			if b, ok := findBox(lines, i, em, fem, page); ok {
+				// The paragraph beside the box, to its end, then the box.
+				full := false
+				for _, l := range lines[i:b.end] {
+					if in := b.side(l, false); len(in) > 0 {
+						emit(in, in[0].y0, in[0].y1)
+						full = b.full(in, fem)
+					}
+				}
+				k := b.end
+				for ; full && k < len(lines) && lines[k].y0-last <= em; k++ {
+					if c, _ := columnRun(lines, k, em, page); c != k+1 {
+						break
+					}
+					emit(lines[k].words, lines[k].y0, lines[k].y1)
+					full = b.full(lines[k].words, fem)
+				}
+				foot := last
+				blank()
+				last = math.Inf(1)
+				for _, l := range lines[i:b.end] {
+					if in := b.side(l, true); len(in) > 0 {
+						emit(in, in[0].y0, in[0].y1)
+					}
+				}
+				blank()
+				last = foot
+				i = k
+				continue
+			}
 			emit(lines[i].words, lines[i].y0, lines[i].y1)
 			i++
 			continue
@@ -89,6 +129,193 @@ func pageLines(words []pdfWord) []string {
 		i = j
 	}
 	return out
+}
+
+// A text box that floats beside a paragraph (a Word or LibreOffice frame
+// with the text wrapped around it) stands on the paragraph's lines with
+// only the wrap's distance between them, narrower than a column gutter:
+// pdftotext gives a line of the body and the box's line beside it as one.
+// What tells the box from the cells of a table or a heading spaced across
+// the page is that its lines keep their own line pitch: the foot of a
+// box's line does not stand where the foot of the body's line beside it
+// does, where a table's cells share their row's. Only pages with Japanese
+// text are looked at for boxes (fontEm measures their ems).
+
+// pdfBox is a text box beside the lines [start, end) of a page, left or
+// right of a band no word of them crosses.
+type pdfBox struct {
+	end   int
+	band  span
+	right bool    // the box is right of the band
+	edge  float64 // where the body's lines beside the box end at most
+}
+
+// side is the words of a line on the box's side (box) or the body's.
+func (b pdfBox) side(l *pdfLine, box bool) []pdfWord {
+	var out []pdfWord
+	for _, w := range l.words {
+		if (w.x0 >= b.band.b) == (b.right == box) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// full reports whether a line of the body runs (within 1.5 ems) to where
+// the body's lines beside the box end at most: its paragraph goes on.
+func (b *pdfBox) full(in []pdfWord, fem float64) bool {
+	x1 := in[len(in)-1].x1
+	b.edge = max(b.edge, x1)
+	return x1 >= b.edge-1.5*fem
+}
+
+// maxBoxLines bounds the lines beside a text box looked at.
+const maxBoxLines = 100
+
+// findBox finds a text box that starts on line i: a band between two of
+// its words (of at most 4 parted so), at least half an em wide, that no
+// word of the lines from i
+// on crosses (they follow one another by less than a line), with the box on
+// its narrower side (at least 3 ems wide) and the body on the other (at
+// least 30% as wide as the page's text), each of them prose (no gap of
+// more than 2 ems between its words in a line); the feet of the box's first two
+// lines and of the body's lines beside them are apart by 0.15 em or more,
+// or by amounts that differ by 0.1 em or more. The box's lines follow one
+// another by less than a line; it ends with its last.
+func findBox(lines []*pdfLine, i int, em, fem float64, page span) (pdfBox, bool) {
+	if fem <= 0 {
+		return pdfBox{}, false
+	}
+	minW := 0.5 * fem
+	l := lines[i]
+	var cands []span
+	for n := 1; n < len(l.words); n++ {
+		if g := (span{l.words[n-1].x1, l.words[n].x0}); g.b-g.a >= minW {
+			cands = append(cands, g)
+		}
+	}
+	if len(cands) > 3 {
+		return pdfBox{}, false // the cells of a table's row
+	}
+candidates:
+	for _, g := range cands {
+		// The band as far down as no word crosses it; the first two
+		// lines with words on both sides say whether they keep one pitch.
+		end := i
+		lo, hi, both := math.Inf(1), math.Inf(-1), 0
+		for ; end < min(len(lines), i+maxBoxLines); end++ {
+			if end > i && lines[end].y0-lines[end-1].y1 > em {
+				break
+			}
+			var ok bool
+			if g, ok = narrow(g, lines[end], minW); !ok {
+				break
+			}
+			if both == 2 {
+				continue
+			}
+			var left, right []pdfWord
+			for _, w := range lines[end].words {
+				if w.x0 >= g.b {
+					right = append(right, w)
+				} else {
+					left = append(left, w)
+				}
+			}
+			if len(left) > 0 && len(right) > 0 {
+				dy := foot(right) - foot(left)
+				lo, hi, both = min(lo, dy), max(hi, dy), both+1
+				if both == 2 && max(math.Abs(lo), math.Abs(hi)) < 0.15*fem && hi-lo < 0.1*fem {
+					continue candidates // one line pitch: a table's cells, a spaced heading
+				}
+			}
+		}
+		if both == 0 || max(math.Abs(lo), math.Abs(hi)) < 0.15*fem && hi-lo < 0.1*fem {
+			continue
+		}
+		left, right := math.Inf(1), math.Inf(-1)
+		for _, l := range lines[i:end] {
+			for _, w := range l.words {
+				if w.x0 >= g.b {
+					right = max(right, w.x1)
+				} else {
+					left = min(left, w.x0)
+				}
+			}
+		}
+		b := pdfBox{band: g, right: right-g.b < g.a-left}
+		boxW, bodyW := right-g.b, g.a-left
+		if !b.right {
+			boxW, bodyW = bodyW, boxW
+		}
+		if boxW < 3*fem || bodyW < 0.3*(page.b-page.a) {
+			continue
+		}
+		// The box's lines follow one another by less than a line.
+		b.end = i
+		boxFoot := 0.0
+		for k := i; k < end; k++ {
+			bx := b.side(lines[k], true)
+			if len(bx) == 0 {
+				continue
+			}
+			if k > i && bx[0].y0-boxFoot > em {
+				break
+			}
+			if gappy(bx, 2*fem) || gappy(b.side(lines[k], false), 2*fem) {
+				b.end = i // cells of a table
+				break
+			}
+			boxFoot, b.end = bx[0].y1, k+1
+		}
+		if b.end > i {
+			return b, true
+		}
+	}
+	return pdfBox{}, false
+}
+
+// narrow is the band g where no word of line l stands, when it is still
+// at least minW wide and no word crosses it.
+func narrow(g span, l *pdfLine, minW float64) (span, bool) {
+	for _, w := range l.words {
+		switch {
+		case w.x1 <= g.a || w.x0 >= g.b:
+			continue
+		case w.x0 <= g.a && w.x1 >= g.b:
+			return g, false
+		case w.x0 <= g.a:
+			g.a = w.x1
+		case w.x1 >= g.b:
+			g.b = w.x0
+		case w.x0-g.a >= g.b-w.x1: // a word within the band
+			g.b = w.x0
+		default:
+			g.a = w.x1
+		}
+	}
+	return g, g.b-g.a >= minW
+}
+
+// gappy reports whether words of a line stand more than gap apart.
+func gappy(words []pdfWord, gap float64) bool {
+	for k := 1; k < len(words); k++ {
+		if words[k].x0-words[k-1].x1 > gap {
+			return true
+		}
+	}
+	return false
+}
+
+// foot is the median foot of words: where their line stands (a word
+// with a glyph that reaches lower does not move it).
+func foot(words []pdfWord) float64 {
+	ys := make([]float64, len(words))
+	for i, w := range words {
+		ys[i] = w.y1
+	}
+	slices.Sort(ys)
+	return ys[len(ys)/2]
 }
 
 // vertical reports a page set mostly in vertical writing: its words of
@@ -303,14 +530,112 @@ func column(w pdfWord, cols []span) int {
 	return c
 }
 
-// joinWords joins a line's words, with a space where they stand apart.
+// joinWords joins a line's words, with a space where they stand apart
+// but for the space an office sets between Japanese and Latin letters or
+// digits (see autoSpace) and the spaces of a spaced article number (see
+// articleNumber).
 func joinWords(words []pdfWord, em float64) string {
 	var b strings.Builder
 	for k, w := range words {
-		if k > 0 && w.x0-words[k-1].x1 > 0.1*em {
+		if k > 0 && w.x0-words[k-1].x1 > 0.1*em && !autoSpace(words[k-1], w) &&
+			!articleNumber(words, k-1) && !articleNumber(words, k-2) {
 			b.WriteByte(' ')
 		}
 		b.WriteString(w.text)
 	}
 	return b.String()
+}
+
+// articleNumber reports whether words k, k+1 and k+2 spell an article's
+// (chapter's, section's …) number set apart by spaces of less than an em:
+// 「第 4 条」 reads 第4条, the heading rules are numbered by.
+func articleNumber(words []pdfWord, k int) bool {
+	if k < 0 || k+2 >= len(words) {
+		return false
+	}
+	a, n, c := words[k], words[k+1], words[k+2]
+	if !strings.HasSuffix(a.text, "第") || strings.Trim(n.text, "0123456789０１２３４５６７８９") != "" {
+		return false
+	}
+	unit, _ := utf8.DecodeRuneInString(c.text)
+	e := a.em()
+	return strings.ContainsRune("編章節款条項号", unit) && n.x0-a.x1 < e && c.x0-n.x1 < e
+}
+
+// autoSpace reports whether the gap between two words of a line is the
+// space Word and LibreOffice add between a Japanese character and a Latin
+// letter or digit (about a quarter of an em, a fifth in LibreOffice; no
+// character stands there), which pdftotext makes a word break: 令和 7 年,
+// 3,000 円, 第 1 条 are 令和7年, 3,000円, 第1条 in the document. A space
+// typed in a font whose Latin letters are half an em wide (MS Mincho, IPA
+// Mincho) is wider and stays; one typed in a font of narrower Latin is as
+// wide as the office's and goes too, which Japanese text does not miss
+// (第2章 USBメモリ reads 第2章USBメモリ).
+func autoSpace(a, b pdfWord) bool {
+	last, _ := utf8.DecodeLastRuneInString(a.text)
+	first, _ := utf8.DecodeRuneInString(b.text)
+	var e float64
+	switch {
+	case japaneseLetter(last) && latinAlnum(first):
+		e = a.em()
+	case latinAlnum(last) && japaneseLetter(first):
+		e = b.em()
+	default:
+		return false
+	}
+	return b.x0-a.x1 < 0.35*e
+}
+
+// japaneseLetter reports a kanji, a kana, ー or 々: the characters an
+// office sets apart from Latin text (not punctuation, which has its own
+// space).
+func japaneseLetter(r rune) bool {
+	switch {
+	case r >= 0x4E00 && r <= 0x9FFF, r >= 0x3400 && r <= 0x4DBF, r >= 0xF900 && r <= 0xFAFF, r >= 0x20000 && r <= 0x3FFFF:
+		return true
+	case r >= 0x3041 && r <= 0x309F, r >= 0x30A1 && r <= 0x30FA, r == 0x30FC, r == 0x3005, r == 0x3006, r == 0x30F6:
+		return true
+	}
+	return false
+}
+
+func latinAlnum(r rune) bool {
+	return '0' <= r && r <= '9' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || r == '%'
+}
+
+// em is the size of a word's type: its width over its characters, a
+// full-width one (kanji, kana, full-width forms) an em wide and any other
+// half of one, as in the fonts Japanese documents are set in. 0 for a word
+// without a full-width character, whose width says little of its size.
+func (w pdfWord) em() float64 {
+	var full, half float64
+	for _, r := range w.text {
+		switch width.LookupRune(r).Kind() {
+		case width.EastAsianWide, width.EastAsianFullwidth:
+			full++
+		default:
+			half++
+		}
+	}
+	if full == 0 {
+		return 0
+	}
+	return (w.x1 - w.x0) / (full + half/2)
+}
+
+// fontEm is the size of the page's type: the median em of its words that
+// have one (see pdfWord.em); 0 for a page without Japanese (or other
+// full-width) text.
+func fontEm(words []pdfWord) float64 {
+	var es []float64
+	for _, w := range words {
+		if e := w.em(); e > 0 {
+			es = append(es, e)
+		}
+	}
+	if len(es) == 0 {
+		return 0
+	}
+	slices.Sort(es)
+	return es[len(es)/2]
 }
