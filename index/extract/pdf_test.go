@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 	"unicode"
 
 	"lwr/config/configtest"
@@ -103,7 +104,8 @@ func TestPDFTextBudget(t *testing.T) {
 	if err := os.WriteFile(tool, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	_, err := Extract(context.Background(), "a.pdf", "a.pdf", nil, Options{PDFToText: tool, MaxText: 1 << 20})
+	// A small budget, and no timeout a loaded machine could reach first.
+	_, err := Extract(context.Background(), "a.pdf", "a.pdf", nil, Options{PDFToText: tool, MaxText: 4 << 10, Timeout: time.Hour})
 	if !errors.Is(err, ErrTooMuchText) {
 		t.Fatalf("an endless PDF text: %v, want ErrTooMuchText", err)
 	}
