@@ -523,7 +523,7 @@ func (w *batchWriter) add(r readResult) error {
 	e := entry{ModTime: r.f.ModTime, Size: r.f.Size, SHA256: r.sha, Meta: r.f.Meta, Encoding: d.Encoding, Lines: d.Lines, Title: d.Title, Editions: d.Editions}
 	for _, p := range d.Passages {
 		id := passageID(d.Path, p.Start, p.End)
-		doc := passageDocument(id, d.Path, p.Text, head)
+		doc := passageDocument(w.ix.opts.AnalyzerOf(), id, d.Path, p.Text, head)
 		if err := w.batch.IndexAdvanced(doc); err != nil {
 			return fmt.Errorf("index %s: %w", d.Path, err)
 		}
@@ -596,9 +596,10 @@ func parsePassageID(id string) (p string, start, end int, ok bool) {
 	return id[:i], a, b, true
 }
 
-// passageDocument builds the Bleve document of one passage.
-func passageDocument(id, p, text, head string) *document.Document {
-	ja := analyzer.ForBleve()
+// passageDocument builds the Bleve document of one passage, analyzed with
+// a.
+func passageDocument(a *analyzer.Analyzer, id, p, text, head string) *document.Document {
+	ja := a.ForBleve()
 	bi := analyzer.BigramForBleve()
 	doc := document.NewDocument(id)
 	doc.AddField(document.NewTextFieldCustom(fieldPath, nil, []byte(p), index.IndexField, keywordAnalyzer{}))
