@@ -218,15 +218,13 @@ func (s *Session) corpusOf(ix *index.Index) (*policy.Corpus, error) {
 	return s.corpus, nil
 }
 
-// Preload loads the analyzer's dictionary and the synonym dictionary now,
-// rather than at the first search.
-func (s *Session) Preload() error {
+// LoadDictionary loads the synonym dictionary now rather than at the
+// first search (a daemon fails at its start on a file it cannot use).
+func (s *Session) LoadDictionary() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if _, err := s.dictionary(); err != nil {
-		return err
-	}
-	return s.opts.Index.AnalyzerOf().Preload()
+	_, err := s.dictionary()
+	return err
 }
 
 // Refresh forgets what the session keeps of the index's contents (the

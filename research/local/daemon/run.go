@@ -86,10 +86,13 @@ func Run(ctx context.Context, opts RunOptions) error {
 	lo := opts.Local
 	lo.Logger = log
 	session := local.SessionOn(ix, nil, lo)
-	// Load the dictionaries now: the first search must not pay for them.
-	if err := session.Preload(); err != nil {
+	// The synonym dictionary now (a file it cannot use fails the start),
+	// the analyzer's in the background: the daemon answers at once, and the
+	// first search does not pay for them.
+	if err := session.LoadDictionary(); err != nil {
 		return err
 	}
+	go func() { _ = lo.Index.AnalyzerOf().Preload() }()
 	ln, cleanup, token, err := listen(ix.Dir())
 	if err != nil {
 		return err
