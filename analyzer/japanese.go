@@ -9,6 +9,8 @@ import (
 
 	"github.com/ikawaha/kagome-dict/ipa"
 	"github.com/ikawaha/kagome/v2/tokenizer"
+
+	"lwr/config"
 )
 
 // Version identifies the analysis. An index built with another version is
@@ -55,27 +57,62 @@ func (t Token) String() string {
 	return fmt.Sprintf("%s@%d[%d:%d]", t.Term, t.Position, t.Start, t.End)
 }
 
-// Analyzer is the Japanese analyzer. It is safe for concurrent use; the
-// zero value is not usable, use Default.
+// Analyzer is the Japanese analyzer. It is safe for concurrent use; make
+// one with New (Default is the one without a user dictionary).
 type Analyzer struct {
 	load   func() (*tokenizer.Tokenizer, error)
 	loaded atomic.Bool
+	user   *UserDict // nil: none
 }
 
-// Default returns the process-wide analyzer. The IPA dictionary is loaded on
-// the first call that meets non-ASCII text.
-var Default = sync.OnceValue(func() *Analyzer {
+// Option configures an Analyzer.
+type Option func(*Analyzer)
+
+// WithUserDict makes the user dictionary's words single words of the
+// analysis (nil: none).
+func WithUserDict(ud *UserDict) Option { return func(a *Analyzer) { a.user = ud } }
+
+// New returns an analyzer; the IPA dictionary (shared by all of them) is
+// loaded on the first call that meets non-ASCII text.
+func New(opts ...Option) *Analyzer {
 	a := &Analyzer{}
+	for _, o := range opts {
+		o(a)
+	}
 	a.load = sync.OnceValues(func() (*tokenizer.Tokenizer, error) {
 		a.loaded.Store(true)
-		opts := []tokenizer.Option{tokenizer.OmitBosEos()}
-		if ud := userDict(); ud != nil {
-			opts = append(opts, tokenizer.UserDict(ud))
+		topts := []tokenizer.Option{tokenizer.OmitBosEos()}
+		if a.user != nil {
+			topts = append(topts, tokenizer.UserDict(a.user.dict))
 		}
-		return tokenizer.New(ipa.Dict(), opts...)
+		return tokenizer.New(ipa.Dict(), topts...)
 	})
 	return a
-})
+}
+
+// FromConfig returns the analyzer of a configuration: with the user
+// dictionary of search.user_dict, when one is set. A file that cannot be
+// used is an error matching ErrUserDict.
+func FromConfig(c config.Search) (*Analyzer, error) {
+	ud, err := LoadUserDict(c.UserDict)
+	if err != nil {
+		return nil, err
+	}
+	return New(WithUserDict(ud)), nil
+}
+
+// Default returns the analyzer without a user dictionary, made once per
+// process.
+var Default = sync.OnceValue(func() *Analyzer { return New() })
+
+// UserDictID identifies the analyzer's user dictionary (a hash of its
+// words), "" without one: an index built with other words is rebuilt.
+func (a *Analyzer) UserDictID() string {
+	if a == nil || a.user == nil {
+		return ""
+	}
+	return a.user.id
+}
 
 // Loaded reports whether the dictionary has been loaded.
 func (a *Analyzer) Loaded() bool { return a.loaded.Load() }

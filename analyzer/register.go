@@ -52,7 +52,7 @@ func (bleveBigram) Analyze(input []byte) analysis.TokenStream {
 
 func init() {
 	if err := registry.RegisterAnalyzer(Name, func(map[string]any, *registry.Cache) (analysis.Analyzer, error) {
-		return ForBleve(), nil
+		return Default().ForBleve(), nil
 	}); err != nil {
 		panic(fmt.Sprintf("register analyzer %s: %v", Name, err))
 	}
@@ -63,9 +63,9 @@ func init() {
 	}
 }
 
-// ForBleve returns the Japanese analyzer as a Bleve analyzer, the one
-// registered under Name.
-func ForBleve() analysis.Analyzer { return bleveJapanese{a: Default()} }
+// ForBleve returns the analyzer as a Bleve analyzer (registered under Name
+// is Default's: the index builds its documents with its own).
+func (a *Analyzer) ForBleve() analysis.Analyzer { return bleveJapanese{a: a} }
 
 // BigramForBleve returns the bigram view as a Bleve analyzer, the one
 // registered under BigramName.

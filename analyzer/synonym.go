@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"sort"
 	"strings"
 	"sync"
@@ -40,11 +39,33 @@ type Synonyms struct {
 
 	// noThesaurus leaves SudachiDict's groups out (search.thesaurus off).
 	noThesaurus bool
+	// a analyzes its words and the queries (nil: Default).
+	a *Analyzer
 
 	byRuneOnce sync.Once
 	byRune     map[rune][]memberRef // Japanese words by their first rune
 	whole      [][][]string         // base forms of each word, once looked at (see wholeTerms)
 	wholeDone  [][]bool
+}
+
+// maxSynonymFileBytes bounds a user synonym dictionary.
+const maxSynonymFileBytes = 16 << 20
+
+// analyzer is the one the dictionary analyzes with.
+func (s *Synonyms) analyzer() *Analyzer {
+	if s.a == nil {
+		return Default()
+	}
+	return s.a
+}
+
+// Analyzer is the analyzer the dictionary analyzes its words and queries
+// with.
+func (s *Synonyms) Analyzer() *Analyzer {
+	if s == nil {
+		return Default()
+	}
+	return s.analyzer()
 }
 
 // DisableThesaurus leaves SudachiDict's synonym groups out of the searches
@@ -99,7 +120,7 @@ func (s *Synonyms) baseForms(m memberRef) []string {
 		return terms
 	}
 	w := s.groups[m.group][m.member]
-	terms = wholeTerms(Default().Tokens(w), w)
+	terms = wholeTerms(s.analyzer().Tokens(w), w)
 	s.mu.Lock()
 	s.whole[m.group][m.member], s.wholeDone[m.group][m.member] = terms, true
 	s.mu.Unlock()
@@ -110,7 +131,7 @@ func (s *Synonyms) baseForms(m memberRef) []string {
 // words come back query after query.
 func (s *Synonyms) Terms(word string) []string {
 	if s == nil {
-		return termsOf(word)
+		return termsOf(Default(), word)
 	}
 	s.mu.Lock()
 	t, ok := s.terms[word]
@@ -118,7 +139,7 @@ func (s *Synonyms) Terms(word string) []string {
 	if ok {
 		return t
 	}
-	t = termsOf(word)
+	t = termsOf(s.analyzer(), word)
 	s.mu.Lock()
 	if s.terms == nil {
 		s.terms = map[string][]string{}
@@ -130,9 +151,9 @@ func (s *Synonyms) Terms(word string) []string {
 	return t
 }
 
-func termsOf(word string) []string {
+func termsOf(a *Analyzer, word string) []string {
 	var out []string
-	for _, t := range Default().Tokens(word) {
+	for _, t := range a.Tokens(word) {
 		out = append(out, t.Term)
 	}
 	return out
@@ -175,14 +196,17 @@ func (e *synonymFileError) Error() string   { return e.msg }
 func (e *synonymFileError) Unwrap() []error { return []error{ErrSynonymFile, e.err} }
 
 // LoadSynonyms returns the default dictionary merged with a user one (a
-// JSON file of the same form); an empty path means the default alone. A
+// JSON file of the same form); an empty path means the default alone. Its
+// words and the queries it is asked about are analyzed with a (nil:
+// Default), which must be the analyzer of the index it is used with. A
 // file that cannot be used is an error matching ErrSynonymFile.
-func LoadSynonyms(userFile string) (*Synonyms, error) {
+func LoadSynonyms(userFile string, a *Analyzer) (*Synonyms, error) {
 	s := DefaultSynonyms()
+	s.a = a
 	if userFile == "" {
 		return s, nil
 	}
-	data, err := os.ReadFile(userFile)
+	data, err := readBounded(userFile, maxSynonymFileBytes)
 	if err != nil {
 		return nil, &synonymFileError{fmt.Sprintf("read synonym dictionary %s: %v; fix search.synonym_file", userFile, err), err}
 	}
@@ -275,7 +299,7 @@ func (s *Synonyms) Entries(query string) []Entry {
 		return start[a], end[b-1]
 	}
 	starts, ends := map[int]bool{}, map[int]bool{}
-	toks := Default().Tokens(query)
+	toks := s.analyzer().Tokens(query)
 	// A potential form (休める) also stands for its verb (休む).
 	bases := make([]string, len(toks))
 	for i, t := range toks {

@@ -7,10 +7,11 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"slices"
 	"strings"
-	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -29,57 +30,64 @@ const (
 	maxUserDictBytes = 4 << 20
 )
 
-var user struct {
-	mu   sync.Mutex
+// UserDict is a user dictionary: in-house words the analyzer keeps whole
+// (新規事業推進室 is never split once it is listed).
+type UserDict struct {
 	dict *dict.UserDict
-	id   string // "" without a user dictionary
+	id   string
 }
 
-// UseUserDict makes the words of the file at path (one a line: "word" or
-// "word,reading"; # starts a comment) single words of the analysis: the
-// analyzer never splits 新規事業推進室 once it is listed. It must be called
-// before the analyzer meets Japanese text; "" is no user dictionary. A
-// file that cannot be used is an error matching ErrUserDict.
-func UseUserDict(path string) error {
+// ID identifies the dictionary by its words (a hash of them).
+func (u *UserDict) ID() string { return u.id }
+
+// LoadUserDict reads a user dictionary: one word a line ("word" or
+// "word,reading"; # starts a comment); "" is none (nil). A file that
+// cannot be used is an error matching ErrUserDict.
+func LoadUserDict(path string) (*UserDict, error) {
 	if path == "" {
-		return nil
+		return nil, nil
 	}
-	data, err := os.ReadFile(path)
+	data, err := readBounded(path, maxUserDictBytes)
 	if err != nil {
-		return fmt.Errorf("%w: read %s: %v; fix search.user_dict", ErrUserDict, path, err)
+		return nil, fmt.Errorf("%w: read %s: %v; fix search.user_dict", ErrUserDict, path, err)
 	}
 	recs, id, err := parseUserDict(data)
 	if err != nil {
-		return fmt.Errorf("%w: %s: %v", ErrUserDict, path, err)
+		return nil, fmt.Errorf("%w: %s: %v", ErrUserDict, path, err)
 	}
 	ud, err := recs.NewUserDict()
 	if err != nil {
-		return fmt.Errorf("%w: %s: %v", ErrUserDict, path, err)
+		return nil, fmt.Errorf("%w: %s: %v", ErrUserDict, path, err)
 	}
-	user.mu.Lock()
-	defer user.mu.Unlock()
-	if user.id == id {
-		return nil
-	}
-	if Default().Loaded() {
-		return fmt.Errorf("%w: %s: the analyzer is in use already; set search.user_dict before anything is analyzed", ErrUserDict, path)
-	}
-	user.dict, user.id = ud, id
-	return nil
+	return &UserDict{dict: ud, id: id}, nil
 }
 
-// UserDictID identifies the user dictionary in use (a hash of its words),
-// "" for none: an index built with other words is rebuilt.
-func UserDictID() string {
-	user.mu.Lock()
-	defer user.mu.Unlock()
-	return user.id
+// readBounded reads a file of at most max bytes (one byte more is read, so
+// that a larger one is told from it).
+func readBounded(path string, max int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, pathless(err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, pathless(err)
+	}
+	if int64(len(data)) > max {
+		return nil, fmt.Errorf("it is larger than %d bytes", max)
+	}
+	return data, nil
 }
 
-func userDict() *dict.UserDict {
-	user.mu.Lock()
-	defer user.mu.Unlock()
-	return user.dict
+// pathless is an I/O error without its path, which the message names
+// already.
+func pathless(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 // parseUserDict reads the file's words, folded as the analyzer folds text

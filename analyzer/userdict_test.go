@@ -1,6 +1,10 @@
 package analyzer
 
 import (
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -30,5 +34,40 @@ func TestParseUserDict(t *testing.T) {
 		if _, _, err := parseUserDict([]byte(body)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%.20q: %v, want %q", body, err, want)
 		}
+	}
+}
+
+// TestUserDictIsPerAnalyzer: a user dictionary belongs to the analyzer
+// built with it — no process-wide setting: the analyzer without one, used
+// before and after, still cuts the word apart.
+func TestUserDictIsPerAnalyzer(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "words.txt")
+	if err := os.WriteFile(p, []byte("新規事業推進室\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	terms := func(a *Analyzer) []string {
+		var out []string
+		for _, tk := range a.Tokens("新規事業推進室の担当") {
+			out = append(out, tk.Term)
+		}
+		return out
+	}
+	before := terms(Default())
+	ud, err := LoadUserDict(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	with := New(WithUserDict(ud))
+	if got := terms(with); len(got) == 0 || got[0] != "新規事業推進室" {
+		t.Errorf("with the user dictionary: %v", got)
+	}
+	if got := terms(Default()); !slices.Equal(got, before) || slices.Contains(got, "新規事業推進室") {
+		t.Errorf("the default analyzer changed: %v, before %v", got, before)
+	}
+	if with.UserDictID() == "" || with.UserDictID() != ud.ID() || Default().UserDictID() != "" {
+		t.Errorf("ids: %q %q %q", with.UserDictID(), ud.ID(), Default().UserDictID())
+	}
+	if _, err := LoadUserDict(filepath.Join(t.TempDir(), "none.txt")); !errors.Is(err, ErrUserDict) {
+		t.Errorf("a missing file: %v", err)
 	}
 }

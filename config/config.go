@@ -14,6 +14,8 @@ import (
 
 	"github.com/go-viper/mapstructure/v2"
 	"github.com/spf13/viper"
+
+	"lwr/config/glob"
 )
 
 // Config is the effective configuration of one lwr invocation.
@@ -31,8 +33,10 @@ type Config struct {
 type Index struct {
 	// Extensions lists the file name extensions that are indexed.
 	Extensions []string `mapstructure:"extensions"`
-	// Exclude lists extra glob patterns (matched against the path relative
-	// to the source root and against the base name) that are never indexed.
+	// Exclude lists path patterns that are never indexed, in lwr's one
+	// dialect (package config/glob, .gitignore's): "drafts" leaves out
+	// every folder (and file) named drafts, "/drafts" the top one only,
+	// "*.bak" every .bak file, "規程/**/旧*.md" old editions under 規程.
 	Exclude []string `mapstructure:"exclude"`
 	// MaxFileSize is the largest file, in bytes, that is indexed.
 	MaxFileSize int64 `mapstructure:"max_file_size"`
@@ -378,8 +382,8 @@ func (c *Config) validate(origin map[string]string) error {
 		c.Index.Extensions[i] = e
 	}
 	for _, p := range c.Index.Exclude {
-		if _, err := filepath.Match(p, ""); err != nil {
-			return bad("index.exclude", "has the bad pattern %q: %v", p, err)
+		if err := glob.Check(p); err != nil {
+			return bad("index.exclude", "has the pattern %v", err)
 		}
 	}
 	if c.Web.Timeout <= 0 {

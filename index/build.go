@@ -617,10 +617,11 @@ func (w *batchWriter) add(r readResult) error {
 	e := entry{ModTime: r.f.ModTime, Size: r.f.Size, SHA256: r.sha, Meta: r.f.Meta, Encoding: d.Encoding, Lines: d.Lines, Title: d.Title, Editions: d.Editions}
 	e.IDs = make([]string, 0, len(d.Passages))
 	// Every passage of the file has its head: analyzed once.
-	heads := headAnalyzers{ja: &onceAnalyzer{inner: analyzer.ForBleve()}, bi: &onceAnalyzer{inner: analyzer.BigramForBleve()}}
+	a := w.ix.opts.AnalyzerOf()
+	heads := headAnalyzers{ja: &onceAnalyzer{inner: a.ForBleve()}, bi: &onceAnalyzer{inner: analyzer.BigramForBleve()}}
 	for i, p := range d.Passages {
 		id := passageID(d.Path, p.Start, p.End)
-		doc := passageDocument(id, d.Path, p.Text, head, heads)
+		doc := passageDocument(a, id, d.Path, p.Text, head, heads)
 		if err := w.batch.IndexAdvanced(doc); err != nil {
 			return fmt.Errorf("index %s: %w", d.Path, err)
 		}
@@ -724,9 +725,10 @@ func parsePassageID(id string) (p string, start, end int, ok bool) {
 // the analyzers themselves).
 type headAnalyzers struct{ ja, bi analysis.Analyzer }
 
-// passageDocument builds the Bleve document of one passage.
-func passageDocument(id, p, text, head string, heads headAnalyzers) *document.Document {
-	ja := analyzer.ForBleve()
+// passageDocument builds the Bleve document of one passage, analyzed with
+// a (the head with heads).
+func passageDocument(a *analyzer.Analyzer, id, p, text, head string, heads headAnalyzers) *document.Document {
+	ja := a.ForBleve()
 	bi := analyzer.BigramForBleve()
 	hja, hbi := heads.ja, heads.bi
 	if hja == nil {

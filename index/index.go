@@ -40,20 +40,19 @@ import (
 // another version is rebuilt.
 const SchemaVersion = "lwr-index-4+" + analyzer.Version + "+extract-" + extract.Version
 
-// Schema is the schema an index of this process is built with: the
+// Schema is the schema an index of these options is built with: the
 // version and, with a user dictionary (search.user_dict), its words'
 // hash, so that an index cut with other words is rebuilt (and a daemon
 // that analyzes with other words is told apart).
-func Schema() string {
-	return schema()
-}
-
-func schema() string {
-	if id := analyzer.UserDictID(); id != "" {
+func (o Options) Schema() string {
+	if id := o.AnalyzerOf().UserDictID(); id != "" {
 		return SchemaVersion + "+user-" + id
 	}
 	return SchemaVersion
 }
+
+// Schema is the schema the index was opened with.
+func (ix *Index) Schema() string { return ix.opts.Schema() }
 
 // Bleve fields of a passage document.
 const (
@@ -101,6 +100,18 @@ type Options struct {
 	BatchBytes    int
 	Role          Role         // how a writer names itself to others (RoleBuild when empty)
 	Logger        *slog.Logger // nil discards
+	// Analyzer cuts the documents and the queries (nil: analyzer.Default,
+	// without a user dictionary); its user dictionary is part of the
+	// index's schema.
+	Analyzer *analyzer.Analyzer
+}
+
+// AnalyzerOf is the analyzer of an index of these options.
+func (o Options) AnalyzerOf() *analyzer.Analyzer {
+	if o.Analyzer == nil {
+		return analyzer.Default()
+	}
+	return o.Analyzer
 }
 
 // withDefaults fills what is zero from the configuration's defaults, so
@@ -242,8 +253,8 @@ func (ix *Index) openWriter(ctx context.Context) error {
 		switch {
 		case err == nil:
 			ix.b = b
-			if v, _ := b.GetInternal([]byte(keySchema)); string(v) != schema() {
-				ix.Rebuilt = fmt.Sprintf("index schema %q is not %q", v, schema())
+			if v, _ := b.GetInternal([]byte(keySchema)); string(v) != ix.opts.Schema() {
+				ix.Rebuilt = fmt.Sprintf("index schema %q is not %q", v, ix.opts.Schema())
 			}
 		case isTimeout(err):
 			return &LockedError{Dir: ix.opts.Dir, Holder: readOwner(ix.opts.Dir)}
@@ -320,7 +331,7 @@ func (ix *Index) replace(damaged bool) error {
 	gen := make([]byte, 8)
 	_, _ = rand.Read(gen)
 	batch := b.NewBatch()
-	batch.SetInternal([]byte(keySchema), []byte(schema()))
+	batch.SetInternal([]byte(keySchema), []byte(ix.opts.Schema()))
 	batch.SetInternal([]byte(keyGeneration), []byte(hex.EncodeToString(gen)))
 	batch.SetInternal([]byte(keyState), []byte("building"))
 	if err := b.Batch(batch); err != nil {
@@ -415,10 +426,10 @@ func OpenReader(ctx context.Context, opts Options) (*Index, error) {
 		return nil, fmt.Errorf("%w: open %s: %v", ErrNeedsRebuild, opts.bleveDir(), err)
 	}
 	ix := &Index{opts: opts, b: b, lock: lk}
-	if v, _ := b.GetInternal([]byte(keySchema)); string(v) != schema() {
+	if v, _ := b.GetInternal([]byte(keySchema)); string(v) != opts.Schema() {
 		ix.Close()
 		why := "it was built by another version of lwr"
-		if strings.Contains(string(v), "+user-") || analyzer.UserDictID() != "" {
+		if strings.Contains(string(v), "+user-") || opts.AnalyzerOf().UserDictID() != "" {
 			why = "it was built with other words of search.user_dict (or another version of lwr)"
 		}
 		return nil, fmt.Errorf("%w: %s", ErrNeedsRebuild, why)

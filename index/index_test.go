@@ -311,7 +311,9 @@ func TestSecondWriterIsRefusedWithItsName(t *testing.T) {
 	if le.PID != os.Getpid() || !strings.Contains(err.Error(), "in use by process") {
 		t.Errorf("error does not name the holder: %v", err)
 	}
-	if time.Since(start) > 10*opts.LockTimeout {
+	// The wait ends at the timeout (a guard against waiting forever, not a
+	// measure of it: a loaded machine only makes it longer).
+	if time.Since(start) > time.Minute {
 		t.Errorf("waited %s for a %s lock timeout", time.Since(start), opts.LockTimeout)
 	}
 	if _, err := OpenReader(context.Background(), opts); !errors.Is(err, ErrLocked) {

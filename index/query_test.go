@@ -132,7 +132,7 @@ func TestQueryBounds(t *testing.T) {
 // MaxQueryChars, which Search refuses) with the embedded dictionary: the
 // work grows with the query, not with its square.
 func BenchmarkPlanLongQuery(b *testing.B) {
-	dict, err := analyzer.LoadSynonyms("")
+	dict, err := analyzer.LoadSynonyms("", nil)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -216,7 +216,7 @@ func termQ(field, term string, boost float64) query.Query {
 
 // planRanked analyzes the query and builds the Bleve query.
 func planRanked(q Query, opts SearchOptions) rankedPlan {
-	a := analyzer.Default()
+	a := opts.analyzerOf()
 	text := q.Text()
 	var p rankedPlan
 	seen := map[string]bool{}

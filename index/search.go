@@ -7,8 +7,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -18,6 +16,7 @@ import (
 	"lwr/analyzer"
 	"lwr/analyzer/edition"
 	"lwr/config"
+	"lwr/config/glob"
 	"lwr/index/extract"
 )
 
@@ -33,6 +32,9 @@ const (
 	// literally (after FoldText), ordered by the number of occurrences.
 	FullText
 )
+
+// Modes lists every mode.
+func Modes() []Mode { return []Mode{Ranked, FullText} }
 
 func (m Mode) String() string {
 	if m == FullText {
@@ -82,22 +84,32 @@ type SearchOptions struct {
 	// unless the dictionary's thesaurus is off or NoThesaurus.
 	Dictionary  *analyzer.Synonyms
 	NoThesaurus bool
-	// Exclude leaves out files: a relative path, a folder (every file
-	// under it) or a glob on the relative path ("**" for any folders).
+	// Exclude leaves out the files these path patterns name (package
+	// glob: .gitignore's dialect; a folder's name leaves out the folder,
+	// "**" any folders).
 	Exclude []string
-	// Only, when not empty, keeps the files that one of these names: the
-	// same forms as Exclude.
+	// Only, when not empty, keeps the files one of these patterns names.
 	Only []string
 	// Explain attaches to each match why it scored as it did.
 	Explain bool
 	// SkipHighlights leaves Match.Highlights empty, for outputs that do
 	// not show them.
 	SkipHighlights bool
+	// analyzer cuts the query (the index's; nil: analyzer.Default).
+	analyzer *analyzer.Analyzer
 	// Preferred are documents (relative paths) that a ranked search also
 	// returns, after the Limit best, when they match the query at all, and
 	// for which it says whether their own text holds every query word (see
 	// Match.OwnMatch): the source preferences need both.
 	Preferred []string
+}
+
+// analyzerOf is the analyzer that cuts the query.
+func (o SearchOptions) analyzerOf() *analyzer.Analyzer {
+	if o.analyzer == nil {
+		return analyzer.Default()
+	}
+	return o.analyzer
 }
 
 func (o SearchOptions) withDefaults() SearchOptions {
@@ -215,6 +227,7 @@ func (ix *Index) Search(ctx context.Context, q Query, opts SearchOptions) (*Resu
 		return nil, err
 	}
 	opts = opts.withDefaults()
+	opts.analyzer = ix.opts.AnalyzerOf()
 	var (
 		res *Result
 		err error
@@ -234,152 +247,89 @@ func (ix *Index) Search(ctx context.Context, q Query, opts SearchOptions) (*Resu
 }
 
 // inScope reports whether a path is searched: named by Only (when it
-// is given) and not by Exclude. Names compare as the file system compares
-// them (without case on Windows).
+// is given) and not by Exclude, patterns of package glob's dialect.
 func (o SearchOptions) inScope(p string) bool {
 	return !pathIn(p, o.Exclude) && (len(o.Only) == 0 || pathIn(p, o.Only))
 }
 
-// pathIn reports whether one of the patterns names the path: the path
-// itself, a folder above it, or a glob ("*", "?", "[…]" within a folder
-// name, "**" for any folders).
+// pathIn reports whether one of the patterns (package glob's dialect)
+// names the path; a pattern that does not compile names nothing.
 func pathIn(p string, patterns []string) bool {
-	p = foldPath(p)
 	for _, e := range patterns {
-		e = foldPath(strings.TrimSuffix(filepath.ToSlash(strings.TrimPrefix(e, "./")), "/"))
-		if e == "" {
-			continue
-		}
-		if p == e || strings.HasPrefix(p, e+"/") {
-			return true
-		}
-		if re := compiledGlob(e); re != nil && re.MatchString(p) {
+		if g := compiledGlob(e); g != nil && g.Match(p) {
 			return true
 		}
 	}
 	return false
 }
 
-// CheckPattern says what is wrong with a --path or --exclude-path
-// pattern: nil for a path, a folder or a glob that compiles.
-func CheckPattern(p string) error {
-	g := foldPath(strings.TrimSuffix(filepath.ToSlash(strings.TrimPrefix(p, "./")), "/"))
-	switch {
-	case strings.TrimSpace(g) == "":
-		return errors.New("the pattern is empty; give a file, a folder or a glob relative to the source root")
-	case strings.ContainsAny(g, "*?[") && globRegexp(g) == nil:
-		return fmt.Errorf("%q is not a glob lwr reads (a \"[\" class is not closed?); use *, ?, [...] within a name and ** for any folders, e.g. \"規程/**/*.md\"", p)
-	}
-	return nil
-}
+// CheckPattern says what is wrong with a path pattern (--path,
+// --exclude-path, an MCP tool's paths, index.exclude): nil for one that
+// compiles (package glob).
+func CheckPattern(p string) error { return glob.Check(p) }
 
-// globs keeps the globs compiled last: a search tests every hit, and the
-// next searches (an agent's) often give the same. It is bounded — its
+// globs keeps the patterns compiled last: a search tests every hit, and
+// the next searches (an agent's) often give the same. It is bounded — its
 // entries, and the length of a pattern it keeps — so that a long-running
 // daemon or MCP server never holds more for patterns it was once given.
 var globs = newGlobCache(128, 1024)
 
-func compiledGlob(g string) *regexp.Regexp { return globs.get(g) }
+func compiledGlob(g string) *glob.Pattern { return globs.get(g) }
 
-// globCache is a least-recently-used cache of compiled globs.
+// globCache is a least-recently-used cache of compiled patterns.
 type globCache struct {
 	mu       sync.Mutex
 	max      int // entries
 	maxLen   int // patterns longer than this are compiled, not kept
 	order    *list.List
 	entries  map[string]*list.Element
-	compiles int // globs compiled (for tests)
+	compiles int // patterns compiled (for tests)
 }
 
 type globEntry struct {
 	pattern string
-	re      *regexp.Regexp // nil when the pattern is no glob
+	g       *glob.Pattern // nil when the pattern does not compile
 }
 
 func newGlobCache(max, maxLen int) *globCache {
 	return &globCache{max: max, maxLen: maxLen, order: list.New(), entries: map[string]*list.Element{}}
 }
 
-// get returns the compiled glob of g, from the cache or compiled now.
-func (c *globCache) get(g string) *regexp.Regexp {
+// get returns the compiled pattern p, from the cache or compiled now.
+func (c *globCache) get(p string) *glob.Pattern {
 	c.mu.Lock()
-	if e, ok := c.entries[g]; ok {
+	if e, ok := c.entries[p]; ok {
 		c.order.MoveToFront(e)
 		c.mu.Unlock()
-		return e.Value.(globEntry).re
+		return e.Value.(globEntry).g
 	}
 	c.compiles++
 	c.mu.Unlock()
-	re := globRegexp(g)
-	if len(g) > c.maxLen {
-		return re
+	g, err := glob.Compile(p)
+	if err != nil {
+		g = nil
+	}
+	if len(p) > c.maxLen {
+		return g
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if _, ok := c.entries[g]; !ok {
-		c.entries[g] = c.order.PushFront(globEntry{g, re})
+	if _, ok := c.entries[p]; !ok {
+		c.entries[p] = c.order.PushFront(globEntry{p, g})
 		for c.order.Len() > c.max {
 			last := c.order.Back()
 			c.order.Remove(last)
 			delete(c.entries, last.Value.(globEntry).pattern)
 		}
 	}
-	return re
+	return g
 }
 
-// size is the number of globs kept.
+// size is the number of patterns kept.
 func (c *globCache) size() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.order.Len()
-}
-
-// globRegexp turns a path glob into a regular expression of the whole
-// path (nil for a pattern that is not a glob, or a bad one).
-func globRegexp(g string) *regexp.Regexp {
-	if !strings.ContainsAny(g, "*?[") {
-		return nil
-	}
-	var b strings.Builder
-	b.WriteString("^")
-	segs := strings.Split(g, "/")
-	for i, seg := range segs {
-		last := i == len(segs)-1
-		if seg == "**" {
-			if last {
-				b.WriteString(".*")
-			} else {
-				b.WriteString("(?:[^/]*/)*")
-			}
-			continue
-		}
-		for j := 0; j < len(seg); j++ {
-			switch c := seg[j]; c {
-			case '*':
-				b.WriteString("[^/]*")
-			case '?':
-				b.WriteString("[^/]")
-			case '[':
-				k := strings.IndexByte(seg[j:], ']')
-				if k < 0 {
-					return nil
-				}
-				b.WriteString(seg[j : j+k+1])
-				j += k
-			default:
-				b.WriteString(regexp.QuoteMeta(seg[j : j+1]))
-			}
-		}
-		if !last {
-			b.WriteString("/")
-		}
-	}
-	b.WriteString("$")
-	re, err := regexp.Compile(b.String())
-	if err != nil {
-		return nil
-	}
-	return re
 }
 
 // current is a source file as it is now.

@@ -32,7 +32,7 @@ const sidecarSuffix = ".meta.yaml"
 // Rules decides which files of a source root are indexed.
 type Rules struct {
 	Extensions  []string // lower case, with the dot
-	Exclude     []string // extra globs, on the relative path and the base name
+	Exclude     []string // path patterns never indexed (package glob: .gitignore's dialect)
 	MaxFileSize int64
 	// MaxExtractedChars bounds the text of one PDF or Office document, in
 	// characters (extract.Options.MaxText).
@@ -88,14 +88,8 @@ func (r Rules) Excluded(rel string) string {
 	case isTempName(base):
 		return "temporary"
 	}
-	for _, g := range r.Exclude {
-		g := foldPath(g)
-		if ok, _ := path.Match(g, foldPath(rel)); ok {
-			return "excluded"
-		}
-		if ok, _ := path.Match(g, foldPath(base)); ok {
-			return "excluded"
-		}
+	if pathIn(rel, r.Exclude) {
+		return "excluded"
 	}
 	ext := strings.ToLower(path.Ext(base))
 	for _, e := range r.Extensions {

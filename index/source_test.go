@@ -119,3 +119,33 @@ func TestGlobCacheIsBounded(t *testing.T) {
 		t.Errorf("the least recently used glob was kept")
 	}
 }
+
+// TestExcludeIsGitignoreLike: index.exclude reads patterns as .gitignore
+// does: a folder's name (drafts) leaves out the folder at any depth and
+// all it holds, drafts/* and drafts/** all the top folder holds, /drafts
+// the top one only, *.bak any such file.
+func TestExcludeIsGitignoreLike(t *testing.T) {
+	for _, c := range []struct {
+		pattern string
+		out     []string
+		in      []string
+	}{
+		{"drafts", []string{"drafts/x.md", "drafts/sub/x.md", "規程/drafts/y.md"}, []string{"drafts.md", "規程/x.md"}},
+		{"drafts/*", []string{"drafts/x.md", "drafts/sub/x.md"}, []string{"規程/drafts/y.md"}},
+		{"drafts/**", []string{"drafts/x.md", "drafts/sub/x.md"}, []string{"規程/drafts/y.md"}},
+		{"/drafts", []string{"drafts/x.md", "drafts/sub/x.md"}, []string{"規程/drafts/y.md"}},
+		{"規程/**/旧*.md", []string{"規程/旧規程.md", "規程/2024/旧版.md"}, []string{"規程/新規程.md", "旧規程.md"}},
+	} {
+		r := Rules{Exclude: []string{c.pattern}}.withDefaults()
+		for _, p := range c.out {
+			if r.Excluded(p) != "excluded" {
+				t.Errorf("index.exclude %q: %s is indexed", c.pattern, p)
+			}
+		}
+		for _, p := range c.in {
+			if why := r.Excluded(p); why != "" {
+				t.Errorf("index.exclude %q: %s is left out (%s)", c.pattern, p, why)
+			}
+		}
+	}
+}

@@ -165,33 +165,43 @@ func (ix *Index) Watch(ctx context.Context, opts WatchOptions) error {
 		st, err := syncWith("requested", BuildOptions{Force: req.Force, Audit: req.Audit})
 		req.Done <- SyncResult{Stats: st, Err: err}
 	}
-	if err := sync("start"); err != nil {
-		return err
+	// pollAfter syncs once, then polls.
+	pollAfter := func(every time.Duration, why string) error {
+		if err := sync("start"); err != nil {
+			return err
+		}
+		return ix.poll(ctx, every, why, sync, opts.Requests, answer)
 	}
 	if opts.Poll > 0 {
-		return ix.poll(ctx, opts.Poll, "", sync, opts.Requests, answer)
+		return pollAfter(opts.Poll, "")
 	}
 	if why := pollReason(opts.volume(ix.opts.Root)); why != "" {
 		log.Info("polling: no trustworthy change notifications", "why", why, "every", opts.RemotePoll)
-		return ix.poll(ctx, opts.RemotePoll, why, sync, opts.Requests, answer)
+		return pollAfter(opts.RemotePoll, why)
 	}
 	w, err := fsnotify.NewBufferedWatcher(4096)
 	if err != nil {
 		log.Warn("cannot watch for file changes; polling instead", "every", "2s", "err", err)
-		return ix.poll(ctx, 2*time.Second, "cannot watch for changes: "+err.Error(), sync, opts.Requests, answer)
+		return pollAfter(2*time.Second, "cannot watch for changes: "+err.Error())
 	}
 	defer w.Close()
+	// The tree is watched before the first sync: a change made while it
+	// runs (or right after it) is an event, not one lost until the next
+	// rescan.
 	tw := &treeWatch{w: w, root: ix.opts.Root, dirs: map[string]bool{}}
 	if err := tw.add(ix.opts.Root); err != nil {
 		if errors.Is(err, ErrWatchLimit) {
 			msg := watchLimitMessage()
 			log.Warn(msg)
 			w.Close()
-			return ix.poll(ctx, 2*time.Second, msg, sync, opts.Requests, answer)
+			return pollAfter(2*time.Second, msg)
 		}
 		return err
 	}
 	ix.watch.update(func(s *WatchState) { s.Watches = len(tw.dirs) })
+	if err := sync("start"); err != nil {
+		return err
+	}
 
 	pending := map[string]bool{}
 	var first time.Time

@@ -44,6 +44,9 @@ func (o Options) keepsOrder() bool { return o.IgnorePreference || o.Historical }
 // RelationKind is how a match relates to another document.
 type RelationKind int
 
+// RelationKinds lists every kind of relation.
+func RelationKinds() []RelationKind { return []RelationKind{SupersededBy, Supersedes, PossiblyRelated} }
+
 const (
 	// SupersededBy: a preferred document supersedes this one (旧版).
 	SupersededBy RelationKind = iota + 1
@@ -84,7 +87,7 @@ func (k RelationKind) MarshalText() ([]byte, error) { return []byte(k.String()),
 
 // UnmarshalText reads the String form.
 func (k *RelationKind) UnmarshalText(b []byte) error {
-	for _, c := range []RelationKind{SupersededBy, Supersedes, PossiblyRelated} {
+	for _, c := range RelationKinds() {
 		if string(b) == c.String() {
 			*k = c
 			return nil

@@ -316,13 +316,19 @@ func TestGlob(t *testing.T) {
 		// were tried by backtracking).
 		{strings.Repeat("**/", 40) + "x.md", strings.Repeat("d/", 30) + "y.md", false},
 		{strings.Repeat("**/", 40) + "x.md", strings.Repeat("d/", 30) + "x.md", true},
+		// The one dialect (.gitignore's): a name without a slash at any
+		// depth, a folder for what it holds.
+		{"契約事務.md", "研修/2024/契約事務.md", true},
+		{"研修", "研修/2024/契約事務.md", true},
+		{"/契約事務.md", "研修/2024/契約事務.md", false},
+		{"研修/2024", "研修/2024/sub/契約事務.md", true},
 	}
 	for _, tt := range tests {
 		g, err := compileGlob(tt.pattern)
 		if err != nil {
 			t.Fatalf("compileGlob(%q): %v", tt.pattern, err)
 		}
-		if got := g.match(nfc(tt.path)); got != tt.want {
+		if got := g.Match(tt.path); got != tt.want {
 			t.Errorf("%q matches %q = %v, want %v", tt.pattern, tt.path, got, tt.want)
 		}
 	}

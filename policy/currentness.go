@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"errors"
 	"fmt"
 	"net/url"
 	"strings"
@@ -9,6 +8,7 @@ import (
 	"unicode"
 
 	"lwr/analyzer"
+	"lwr/config/glob"
 )
 
 // Action is what a currentness record tells the reader to do with the
@@ -118,7 +118,7 @@ type Record struct {
 	CheckedAt      string    `json:"checked_at,omitempty"` // overrides the file's checked_at
 	Unverified     string    `json:"unverified,omitempty"`
 	Note           string    `json:"note,omitempty"`
-	paths          []glob
+	paths          []*glob.Pattern
 	texts          []string // Text folded, without white space
 }
 
@@ -165,9 +165,7 @@ func ParseCurrentness(file string, data []byte) (*Currentness, error) {
 		for k, p := range r.Paths {
 			g, err := compileGlob(p)
 			if err != nil {
-				var pe *patternError
-				errors.As(err, &pe)
-				return nil, fail(fmt.Sprintf("%s/paths/%d", ptr, k), pe.problem, pe.fix)
+				return nil, fail(fmt.Sprintf("%s/paths/%d", ptr, k), err.problem, err.fix)
 			}
 			r.paths = append(r.paths, g)
 		}
@@ -251,7 +249,7 @@ func squeeze(s string) string {
 }
 
 // appliesTo reports whether the record is about the document at path.
-func (r *Record) appliesTo(path string) bool { return anyMatch(r.paths, pathKey(path)) }
+func (r *Record) appliesTo(path string) bool { return glob.Any(r.paths, path) }
 
 // matchText returns the first of the record's texts found in the folded,
 // squeezed passage, and whether one was; a record without text matches

@@ -1,10 +1,12 @@
 package policy
 
 import (
-	"errors"
 	"fmt"
+	"strings"
 
 	"golang.org/x/text/unicode/norm"
+
+	"lwr/config/glob"
 )
 
 // Preferences is a parsed source-preferences.json: the documents the user
@@ -26,7 +28,7 @@ type Preferred struct {
 	// Supersedes lists paths or patterns of the documents it supersedes.
 	Supersedes []string `json:"supersedes,omitempty"`
 	Note       string   `json:"note,omitempty"`
-	supersedes []glob
+	supersedes []*glob.Pattern
 }
 
 // Empty reports whether there is no preference.
@@ -66,7 +68,7 @@ func (pr *Preferred) Covers(path string) bool { return pr.covers(pathKey(path)) 
 
 // covers is Covers for a path already a pathKey.
 func (pr *Preferred) covers(key string) bool {
-	return key != pathKey(pr.Path) && anyMatch(pr.supersedes, key)
+	return key != pathKey(pr.Path) && glob.Any(pr.supersedes, key)
 }
 
 // ParsePreferences parses and validates the contents of a
@@ -86,17 +88,14 @@ func ParsePreferences(file string, data []byte) (*Preferences, error) {
 	for i := range p.Preferred {
 		pr := &p.Preferred[i]
 		ptr := fmt.Sprintf("/preferred/%d", i)
-		g, err := compileGlob(pr.Path)
-		if err != nil {
-			var pe *patternError
-			errors.As(err, &pe)
-			return nil, fail(ptr+"/path", pe.problem, pe.fix)
+		if _, err := compileGlob(pr.Path); err != nil {
+			return nil, fail(ptr+"/path", err.problem, err.fix)
 		}
-		if !g.literal {
+		if strings.ContainsAny(pr.Path, "*?[") {
 			return nil, fail(ptr+"/path", "wildcard in the preferred path "+quote(pr.Path),
 				`name one document, e.g. "研修/2026/契約事務.md"; put patterns in "supersedes"`)
 		}
-		pr.Path = g.raw
+		pr.Path = documentPath(pr.Path)
 		if j, dup := p.byPath[pathKey(pr.Path)]; dup {
 			return nil, fail(ptr+"/path", fmt.Sprintf("%s is already preferred in /preferred/%d", quote(pr.Path), j),
 				"merge the two entries into one (one entry per preferred document)")
@@ -105,9 +104,7 @@ func ParsePreferences(file string, data []byte) (*Preferences, error) {
 		for k, pat := range pr.Supersedes {
 			g, err := compileGlob(pat)
 			if err != nil {
-				var pe *patternError
-				errors.As(err, &pe)
-				return nil, fail(fmt.Sprintf("%s/supersedes/%d", ptr, k), pe.problem, pe.fix)
+				return nil, fail(fmt.Sprintf("%s/supersedes/%d", ptr, k), err.problem, err.fix)
 			}
 			pr.supersedes = append(pr.supersedes, g)
 		}

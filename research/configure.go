@@ -32,8 +32,16 @@ func Configure(cfg config.Config, environ []string, log *slog.Logger) (Options, 
 		DeepLimit:     Limit{Files: cfg.Research.DeepMaxFiles, Chars: cfg.Research.DeepMaxChars},
 		Keywords:      NewKeywordCache(filepath.Join(cfg.CacheDir, "research-keywords"), nil),
 	}
+	// The analyzer of the configuration (its user dictionary): the
+	// deep-drill's keywords and the understanding's synonyms are cut as
+	// the index cuts them.
+	a, err := analyzer.FromConfig(cfg.Search)
+	if err != nil {
+		return Options{}, err
+	}
+	o.Tokenizer = a
 	if mode != understand.Off {
-		if o.Dictionary, err = analyzer.LoadSynonyms(cfg.Search.SynonymFile); err != nil {
+		if o.Dictionary, err = analyzer.LoadSynonyms(cfg.Search.SynonymFile, a); err != nil {
 			return Options{}, err
 		}
 	}

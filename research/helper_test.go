@@ -63,6 +63,10 @@ func localOf(ix *index.Index, root string) local.Searcher {
 	return local.NewSession(local.Options{
 		Index:     index.Options{Root: root, Dir: ix.Dir()},
 		OpenIndex: func(context.Context, index.Options) (*index.Index, error) { return ix, nil },
+		Flag: func(s string) []string {
+			_, f := web.SanitizeText(s, len([]rune(s))+1)
+			return f.SuspiciousPatterns
+		},
 	})
 }
 

@@ -368,7 +368,7 @@ func TestResearchWithoutDaemonOpensTheIndexOnce(t *testing.T) {
 	w.Close()
 	opens := 0
 	files := &countingFS{FS: os.DirFS(root), opens: map[string]int{}}
-	s, err := local.Open(context.Background(), local.Options{
+	s := local.NewSession(local.Options{
 		Index:    index.Options{Root: root, Dir: dir},
 		PolicyFS: files,
 		OpenIndex: func(ctx context.Context, o index.Options) (*index.Index, error) {
@@ -376,9 +376,6 @@ func TestResearchWithoutDaemonOpensTheIndexOnce(t *testing.T) {
 			return index.OpenReader(ctx, o)
 		},
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	defer s.Close()
 	p := &fakeProvider{entries: goodEntries()}
 	out, _, err := runIn(t, Options{Query: "随意契約 上限額", SourceRoot: root, Local: s, Web: webOf(t, p), Timestamp: testNow()})

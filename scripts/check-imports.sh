@@ -2,7 +2,9 @@
 # Fails when a package depends (directly or not) on a lwr package it may not
 # use. The direction:
 #
-#   cmd → research/agent (MCP) → research → research/local → {index, policy} → analyzer/edition → analyzer → config
+#   cmd → research/agent (MCP) → research → research/local/daemon → research/local → {index, policy} → analyzer/edition → analyzer → config → config/glob
+#   research/local/daemon: the daemon, its client, its thin server, its wire types and transports, and the router
+#   research/local: the in-process Searcher (Session), Request and its Check, rendering, the error outcomes; it imports no network
 #   index → index/extract (PDF and Office text; imports no lwr package)
 #   index → analyzer/thesaurus (SudachiDict's synonym groups; imports no lwr package)
 #   research → research/report → {policy, research/understand}     research/local → research/report
@@ -10,36 +12,46 @@
 #   {cmd, research/agent} → research/deep (deep research: plan, phases, state) → research
 #   cmd → research/agent/skill → config (the shipped skill stands alone)
 #   {index, web} → config/boltfile (bbolt files opened guarded; imports no lwr package)
+#   config → config/glob (the one path-pattern dialect; imports no lwr package)
 #
 # index, policy and web never depend on each other; nothing depends on cmd;
 # research/local and research/report never depend on the pipeline
-# (research), nor report on local. The commands that only search, index,
-# validate or finalize import no pipeline either (checked per file).
+# (research), nor report on local, nor local on its daemon. The commands
+# that only search, index, validate or finalize import no pipeline either
+# (checked per file).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mod=$(go list -m)
+base="config config/glob"
+an="analyzer/edition analyzer analyzer/thesaurus $base"
+ix="index index/extract config/boltfile $an"
+rep="research/report research/understand policy web $ix"
+loc="research/local $rep"
 declare -A allowed=(
-  [config]=""
+  [config]="config/glob"
+  [config/glob]=""
   [config/configtest]=""
   [config/boltfile]=""
-  [analyzer]="config"
-  [analyzer/edition]="analyzer config"
+  [analyzer]="$base"
+  [analyzer/edition]="analyzer $base"
   [analyzer/thesaurus]=""
-  [analyzer/thesaurus/internal/gen]="analyzer config"
+  [analyzer/thesaurus/internal/gen]="analyzer $base"
   [index/extract]=""
-  [index]="index/extract analyzer/edition analyzer/thesaurus analyzer config config/boltfile"
-  [policy]="analyzer/edition analyzer config"
-  [web]="analyzer config config/boltfile"
-  [web/webtest]="web analyzer config config/boltfile"
-  [research/understand]="web analyzer config config/boltfile"
-  [research/report]="research/understand index index/extract policy web analyzer/edition analyzer config config/boltfile analyzer/thesaurus"
-  [research/local]="research/report research/understand index index/extract policy web analyzer/edition analyzer config config/boltfile analyzer/thesaurus"
-  [research]="research/local research/report research/understand index index/extract policy web analyzer/edition analyzer config config/boltfile analyzer/thesaurus"
-  [research/deep]="research research/local research/report research/understand index index/extract policy web analyzer/edition analyzer config config/boltfile analyzer/thesaurus"
-  [research/researchtest]="config/configtest research/report research/understand index index/extract policy web analyzer/edition analyzer config config/boltfile analyzer/thesaurus"
-  [research/agent]="research/agent/skill research/deep research research/local research/report research/understand index index/extract policy web analyzer/edition analyzer config config/boltfile analyzer/thesaurus"
-  [research/agent/skill]="config"
-  [cmd/lwr]="research/agent/skill research/agent research/deep research research/local research/report research/understand index index/extract policy web analyzer/edition analyzer config config/boltfile analyzer/thesaurus"
+  [index]="index/extract analyzer/edition analyzer/thesaurus analyzer config/boltfile $base"
+  [policy]="analyzer/edition analyzer $base"
+  [web]="analyzer config/boltfile $base"
+  [web/webtest]="web analyzer config/boltfile $base"
+  [research/understand]="web analyzer config/boltfile $base"
+  [research/report]="research/understand policy web $ix"
+  [research/local]="$rep"
+  [research/local/daemon]="$loc"
+  [research/local/localtest]="research/researchtest config/configtest $loc"
+  [research]="$loc"
+  [research/deep]="research research/local/daemon $loc"
+  [research/researchtest]="config/configtest $rep"
+  [research/agent]="research/agent/skill research/deep research research/local/daemon $loc"
+  [research/agent/skill]="$base"
+  [cmd/lwr]="research/agent/skill research/agent research/deep research research/local/daemon $loc"
 )
 status=0
 for pkg in "${!allowed[@]}"; do
@@ -68,9 +80,26 @@ for f in cmd/lwr/search_cmd.go cmd/lwr/index_cmd.go cmd/lwr/daemon_cmd.go cmd/lw
     status=1
   fi
 done
-# The daemon's server lives in research/local, not in the pipeline.
-if grep -l 'net\.Listen\|\.Accept()' research/*.go 2>/dev/null; then
-  echo "research/ serves a socket; the daemon belongs in research/local" >&2
+# The daemon is research/local/daemon (package daemon); the pipeline and
+# the in-process research/local open no connection of their own.
+if [[ $(go list -f '{{.Name}}' ./research/local/daemon) != daemon ]]; then
+  echo "research/local/daemon is not package daemon" >&2
+  status=1
+fi
+for pkg in research research/local; do
+  if go list -f '{{join .Imports "\n"}}' "./$pkg" | grep -qE '^(net|net/.*|crypto/tls)$'; then
+    echo "$pkg imports the network; connections belong in research/local/daemon" >&2
+    status=1
+  fi
+done
+if grep -l 'net\.Listen\|\.Accept()\|net\.Dial' research/*.go research/local/*.go 2>/dev/null; then
+  echo "research/ or research/local serves or dials a socket; the daemon belongs in research/local/daemon" >&2
+  status=1
+fi
+# The Makefile and the scripts use nothing outside the repository.
+outside='\.\./(shared|main|notes)|/work/|\$\(CURDIR\)/\.\.'
+if grep -nE "$outside" Makefile $(ls scripts/*.sh scripts/*/*.sh scripts/*.py scripts/*/*.py 2>/dev/null | grep -v check-imports.sh); then
+  echo "the Makefile or a script reaches outside the repository" >&2
   status=1
 fi
 # Every package says what it owns.

@@ -41,6 +41,15 @@ const (
 var kindNames = [...]string{"unknown", "fiscal_year", "year", "edition", "version", "revised", "effective", "enacted", "issued", "created", "date", "abolished"}
 var kindLabels = [...]string{"不明", "年度", "年版", "版", "バージョン", "改訂", "施行", "制定", "発行", "作成", "日付", "廃止"}
 
+// Kinds lists every kind, KindUnknown first.
+func Kinds() []Kind {
+	out := make([]Kind, len(kindNames))
+	for i := range out {
+		out[i] = Kind(i)
+	}
+	return out
+}
+
 // String returns the kind's identifier, as used in JSON: "fiscal_year",
 // "edition", "revised", ….
 func (k Kind) String() string {

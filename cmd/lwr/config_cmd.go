@@ -10,12 +10,12 @@ import (
 )
 
 func newConfigCommand(g *globalOptions) *cobra.Command {
-	c := &cobra.Command{Use: "config", Short: "Show the configuration"}
+	c := group(&cobra.Command{Use: "config", Short: "Show the configuration", Example: "  lwr config show"})
 	c.AddCommand(&cobra.Command{
 		Use:     "show",
 		Example: "  lwr config show\n  lwr --config ./lwr.yaml config show\n  LWR_SEARCH_MAX_FILES=5 lwr config show",
 		Short:   "Print the effective configuration and where each value came from",
-		Args:    cobra.NoArgs,
+		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runConfigShow(cmd.Context(), g, g.stdout)
 		},

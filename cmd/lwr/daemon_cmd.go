@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"os"
 	"os/signal"
 	"syscall"
@@ -13,7 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"lwr/index"
-	"lwr/research/local"
+	"lwr/research/local/daemon"
 )
 
 type watchOptions struct {
@@ -42,9 +43,9 @@ func newIndexWatchCommand(g *globalOptions) *cobra.Command {
 		Long: "Sync the index once, then watch the whole source root and apply changes within about a second;\n" +
 			"rescan everything every 10 minutes, and when events overflow. Searches and status requests are\n" +
 			"answered on a local socket in the index folder (owner only). SIGINT or SIGTERM stop it cleanly.",
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runWatch(cmd.Context(), opts, g, g.stdout, os.Args[1:])
+			return runWatch(cmd.Context(), opts, *g, g.stdout, os.Args[1:])
 		},
 	}
 	opts.AddFlags(cmd)
@@ -65,7 +66,7 @@ func detachArgs(args []string) []string {
 // runWatch runs the daemon in the foreground, or with --detach starts it
 // in the background (with the arguments of this command line) and returns
 // once it answers.
-func runWatch(ctx context.Context, opts watchOptions, g *globalOptions, out io.Writer, cmdline []string) error {
+func runWatch(ctx context.Context, opts watchOptions, g globalOptions, out io.Writer, cmdline []string) error {
 	if err := opts.Check(); err != nil {
 		return err
 	}
@@ -78,35 +79,50 @@ func runWatch(ctx context.Context, opts watchOptions, g *globalOptions, out io.W
 		if err != nil {
 			return err
 		}
-		pid, err := local.StartDaemon(ctx, d)
+		pid, err := daemon.Start(ctx, d)
 		if err != nil {
 			return err
 		}
 		fmt.Fprintf(out, "lwr: daemon started for %s (pid %d, log %s)\n", cfg.SourceRoot, pid, d.Dir+string(os.PathSeparator)+"daemon.log")
 		return nil
 	}
-	// A daemon's log is read after the fact: Bleve's own warnings belong in it.
-	g.libraryWarnings = true
-	iopts, err := g.indexOptions(cfg, index.RoleWatch)
+	// A daemon's log is read after the fact: Bleve's own warnings belong
+	// in it.
+	log.SetOutput(libraryLog{&g, true})
+	lo, err := g.localOptions(cfg)
 	if err != nil {
 		return err
 	}
+	lo.Local.Index.Role = index.RoleWatch
 	// The first SIGINT/SIGTERM (ctx) stops the daemon cleanly; a second
-	// one exits at once.
+	// one stops it at once.
+	abort, stopAbort := context.WithCancel(context.Background())
+	defer stopAbort()
 	go func() {
-		<-ctx.Done()
+		select {
+		case <-ctx.Done():
+		case <-abort.Done():
+			return
+		}
 		sig := make(chan os.Signal, 1)
 		signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
-		<-sig
-		os.Exit(exitCanceled)
+		defer signal.Stop(sig)
+		select {
+		case <-sig:
+			stopAbort()
+		case <-abort.Done():
+		}
 	}()
-	err = local.RunDaemon(ctx, local.DaemonOptions{
-		Index: iopts, SynonymFile: cfg.Search.SynonymFile, NoThesaurus: !cfg.Search.Thesaurus, Poll: opts.poll, RemotePoll: cfg.Index.RemotePoll, Logger: iopts.Logger,
+	err = daemon.Run(ctx, daemon.RunOptions{
+		Local: lo.Local, Poll: opts.poll, RemotePoll: cfg.Index.RemotePoll, Logger: lo.Local.Logger, Abort: abort,
 		Listening: func(root, endpoint string) {
 			fmt.Fprintf(g.stderr, "lwr: daemon for %s (pid %d) on %s\n", root, os.Getpid(), endpoint)
 		},
 	})
-	if errors.Is(err, context.Canceled) {
+	switch {
+	case errors.Is(err, daemon.ErrAborted):
+		return context.Canceled
+	case errors.Is(err, context.Canceled):
 		return nil
 	}
 	return err
@@ -117,7 +133,7 @@ func newIndexStopCommand(g *globalOptions) *cobra.Command {
 		Use:     "stop",
 		Example: "  lwr index stop\n  lwr --source-root G:/マイドライブ/資料 index stop",
 		Short:   "Stop the daemon of the source root",
-		Args:    cobra.NoArgs,
+		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runIndexStop(cmd.Context(), g, g.stdout)
 		},
@@ -133,9 +149,9 @@ func runIndexStop(ctx context.Context, g *globalOptions, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	pid, err := local.StopDaemon(ctx, dir, cfg.Search.DaemonTimeout)
+	pid, err := daemon.Stop(ctx, dir, cfg.Search.DaemonTimeout)
 	switch {
-	case errors.Is(err, local.ErrNoDaemon):
+	case errors.Is(err, daemon.ErrNoDaemon):
 		fmt.Fprintf(out, "lwr: no daemon is running for %s\n", cfg.SourceRoot)
 		return nil
 	case err != nil:

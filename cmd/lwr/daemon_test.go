@@ -13,7 +13,7 @@ import (
 
 	"lwr/config/configtest"
 	"lwr/index"
-	"lwr/research/local"
+	"lwr/research/local/daemon"
 	"lwr/research/researchtest"
 )
 
@@ -72,7 +72,7 @@ func TestDaemonAppliesChanges(t *testing.T) {
 	}
 	for _, s := range steps {
 		s.change()
-		took := eventually(t, 2*time.Second, s.name+" to be searchable", has(s.word, s.want...))
+		took := eventually(t, hangGuard, s.name+" to be searchable", has(s.word, s.want...))
 		t.Logf("%s: searchable after %s", s.name, took.Round(time.Millisecond))
 	}
 	// lwr index stop stops it cleanly and removes the socket.
@@ -85,7 +85,7 @@ func TestDaemonAppliesChanges(t *testing.T) {
 		if err != nil {
 			t.Errorf("daemon exit: %v", err)
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(hangGuard):
 		t.Fatal("daemon did not exit")
 	}
 	if _, err := os.Stat(filepath.Join(d.dir, "daemon.sock")); !os.IsNotExist(err) {
@@ -146,7 +146,7 @@ func TestDaemonPollMode(t *testing.T) {
 	cache := configtest.TempDir(t)
 	startDaemonProc(t, env, root, cache, "--poll", "200ms")
 	os.WriteFile(filepath.Join(root, "b.md"), []byte("# b\nポーリング検出語。\n"), 0o644)
-	took := eventually(t, 2*time.Second, "a new file to be searchable in poll mode", func() bool {
+	took := eventually(t, hangGuard, "a new file to be searchable in poll mode", func() bool {
 		return slices.Equal(lwrPaths(t, env, root, cache, "--mode", "fulltext", "ポーリング検出語"), []string{"b.md"})
 	})
 	t.Logf("poll mode: searchable after %s", took.Round(time.Millisecond))
@@ -174,7 +174,7 @@ func TestDaemonDetachAndAutostart(t *testing.T) {
 	if err != nil || !strings.Contains(string(out), "daemon started") {
 		t.Fatalf("detach: %v %s", err, out)
 	}
-	if _, err := local.Dial(dir, time.Second); err != nil {
+	if _, err := daemon.Dial(dir, "", 10*time.Second); err != nil {
 		t.Fatalf("detached daemon does not answer: %v", err)
 	}
 	// A second one is refused with the first one's process, not announced.
@@ -190,8 +190,8 @@ func TestDaemonDetachAndAutostart(t *testing.T) {
 	if got := lwrPaths(t, auto, root, cache, "自動起動"); !slices.Equal(got, []string{"a.md"}) {
 		t.Fatalf("search: %v", got)
 	}
-	eventually(t, 30*time.Second, "the autostarted daemon to answer", func() bool {
-		cl, err := local.Dial(dir, time.Second)
+	eventually(t, hangGuard, "the autostarted daemon to answer", func() bool {
+		cl, err := daemon.Dial(dir, "", 10*time.Second)
 		if err != nil {
 			return false
 		}

@@ -13,7 +13,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 )
 
 func TestDaemonRefusalsAndFailures(t *testing.T) {
@@ -32,13 +31,12 @@ func TestDaemonRefusalsAndFailures(t *testing.T) {
 		t.Errorf("second daemon: %v %s", err, out)
 	}
 
-	// A hung daemon: the search fails with a clear message within 5 s.
+	// A hung daemon: the search fails with a clear message (after
+	// search.daemon_timeout of its silence).
 	_ = d.cmd.Process.Signal(syscall.SIGSTOP)
-	start := time.Now()
 	out, err = lwrCmd(env, "--source-root", root, "--cache-dir", cache, "search", "有給休暇").CombinedOutput()
-	took := time.Since(start)
-	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != exitBusy || !strings.Contains(string(out), "does not answer") || took > 30*time.Second {
-		t.Errorf("search with a hung daemon: exit %v after %s: %s", err, took, out)
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != exitBusy || !strings.Contains(string(out), "does not answer") {
+		t.Errorf("search with a hung daemon: exit %v: %s", err, out)
 	}
 	// A build asks the daemon to sync: a hung one is reported, not waited
 	// for forever.

@@ -16,6 +16,7 @@ import (
 	"lwr/research"
 	"lwr/research/deep"
 	"lwr/research/local"
+	"lwr/research/local/daemon"
 	"lwr/research/report"
 )
 
@@ -149,7 +150,7 @@ func (g *globalOptions) deepOptions(cfg config.Config, ws string) (deep.Options,
 			if err != nil {
 				return nil, err
 			}
-			return local.Open(ctx, lo)
+			return daemon.Open(ctx, lo)
 		},
 	}
 	if v, ok := config.NewEnv(g.environ).Lookup(killAtEnv); ok && v != "" {
@@ -184,10 +185,7 @@ func killAt(spec string) func(string) {
 // deepError turns the deep package's errors into the command line's.
 func deepError(err error) error {
 	if errors.Is(err, deep.ErrInput) || errors.Is(err, deep.ErrNoTopic) || errors.Is(err, deep.ErrOutsideWorkspace) {
-		var ue usageError
-		if !errors.As(err, &ue) {
-			return usageError{err.Error()}
-		}
+		return usage(err)
 	}
 	return err
 }

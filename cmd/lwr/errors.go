@@ -7,30 +7,26 @@ import (
 	"io"
 	"strings"
 
-	"lwr/analyzer"
-	"lwr/config"
 	"lwr/index"
-	"lwr/policy"
-	"lwr/research/agent/skill"
 	"lwr/research/local"
 )
 
-// Exit codes.
+// The exit statuses (local.OutcomeOf's table, the MCP tools' too).
 const (
-	exitOK       = 0
-	exitError    = 1   // anything else
-	exitUsage    = 2   // bad flags, arguments or configuration
-	exitBusy     = 3   // the index is held by another process, or the daemon does not answer (or is stale)
-	exitPolicy   = 4   // currentness_policy_invalid: the currentness file is invalid
-	exitCanceled = 130 // interrupted
+	exitOK       = local.ExitOK
+	exitError    = local.ExitError
+	exitUsage    = local.ExitUsage
+	exitBusy     = local.ExitBusy
+	exitPolicy   = local.ExitPolicy
+	exitCanceled = local.ExitCanceled
 )
 
-// usageError marks errors the user fixes by changing the command line.
-type usageError struct{ msg string }
+// usagef is an error the user fixes by changing the command line
+// (local.ErrInvalidInput: exit 2, invalid_input).
+func usagef(format string, args ...any) error { return local.Invalidf(format, args...) }
 
-func (e usageError) Error() string { return e.msg }
-
-func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
+// usage marks an error as one the user fixes by changing the command line.
+func usage(err error) error { return local.Invalid(err) }
 
 // reportedError is an error already shown to the user (e.g. as JSON); main
 // only sets the exit code.
@@ -39,8 +35,8 @@ type reportedError struct{ err error }
 func (e reportedError) Error() string { return e.err.Error() }
 func (e reportedError) Unwrap() error { return e.err }
 
-// exitCode turns an error into the process exit code and prints it as one
-// sentence, unless it was reported already.
+// exitCode turns an error into the process exit code (local.OutcomeOf)
+// and prints it as one sentence, unless it was reported already.
 func exitCode(err error, stderr io.Writer) int {
 	if err == nil {
 		return exitOK
@@ -49,20 +45,7 @@ func exitCode(err error, stderr io.Writer) int {
 	if !errors.As(err, &rep) {
 		fmt.Fprintln(stderr, "lwr: "+sentence(err))
 	}
-	var ue usageError
-	switch {
-	case errors.Is(err, context.Canceled):
-		return exitCanceled
-	case errors.As(err, &ue), errors.Is(err, index.ErrQueryTooLong), errors.Is(err, config.ErrInvalid), errors.Is(err, skill.ErrNotFolder), errors.Is(err, index.ErrNoRoot), errors.Is(err, analyzer.ErrSynonymFile), errors.Is(err, analyzer.ErrUserDict), isCobraUsage(err):
-		return exitUsage
-	case errors.Is(err, policy.ErrCurrentnessInvalid):
-		return exitPolicy
-	case errors.Is(err, policy.ErrPreferencesInvalid):
-		return exitUsage
-	case errors.Is(err, index.ErrLocked), errors.Is(err, local.ErrNotAnswering), errors.Is(err, local.ErrSyncing), errors.Is(err, local.ErrDaemonRunning), errors.Is(err, local.ErrStaleDaemon):
-		return exitBusy
-	}
-	return exitError
+	return local.OutcomeOf(err).Exit
 }
 
 // sentence makes an error read as one sentence.
@@ -78,14 +61,4 @@ func sentence(err error) string {
 		s += "."
 	}
 	return s
-}
-
-func isCobraUsage(err error) bool {
-	s := err.Error()
-	for _, p := range []string{"unknown flag", "unknown shorthand flag", "unknown command", "invalid argument", "flag needs an argument", "accepts ", "requires at least"} {
-		if strings.Contains(s, p) {
-			return true
-		}
-	}
-	return false
 }

@@ -59,7 +59,7 @@ func (o *finalizeOptions) Check() error {
 	if o.timestamp != "" {
 		ts, err := report.ParseTimestamp(o.timestamp)
 		if err != nil {
-			return usageError{"--timestamp: " + err.Error()}
+			return usagef("--timestamp: %v", err)
 		}
 		o.ts = ts
 	}
@@ -94,7 +94,7 @@ func newFinalizeCommand(g *globalOptions) *cobra.Command {
 			"(research_<ts>.context.json) and .last_research_output.json. The same report with the same\n" +
 			"timestamp again is skipped; another report in the same second gets research_<ts>-2.md. A failure\n" +
 			"leaves no temp file and writes only a reason code to result/research/.run-state/<ts>/.",
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runFinalize(cmd.Context(), opts, g, g.stdout)
 		},
@@ -106,11 +106,7 @@ func newFinalizeCommand(g *globalOptions) *cobra.Command {
 func runFinalize(ctx context.Context, opts finalizeOptions, g *globalOptions, out io.Writer) error {
 	fail := func(err error) error { return failJSON(g, out, opts.json, err) }
 	if err := opts.Check(); err != nil {
-		var ue usageError
-		if !errors.As(err, &ue) {
-			err = usageError{err.Error()}
-		}
-		return fail(err)
+		return fail(usage(err))
 	}
 	cfg, _, err := g.load()
 	if err != nil {

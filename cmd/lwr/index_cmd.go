@@ -13,10 +13,12 @@ import (
 	"lwr/index"
 	"lwr/index/extract"
 	"lwr/research/local"
+	"lwr/research/local/daemon"
 )
 
 func newIndexCommand(g *globalOptions) *cobra.Command {
-	c := &cobra.Command{Use: "index", Short: "Build and inspect the index of the source root"}
+	c := group(&cobra.Command{Use: "index", Short: "Build and inspect the index of the source root",
+		Example: "  lwr index build\n  lwr index status\n  lwr index watch --detach"})
 	c.AddCommand(newIndexBuildCommand(g), newIndexStatusCommand(g), newIndexWatchCommand(g), newIndexStopCommand(g))
 	return c
 }
@@ -37,7 +39,7 @@ func newIndexBuildCommand(g *globalOptions) *cobra.Command {
 		Use:     "build",
 		Example: "  lwr --source-root ~/skill-source index build\n  lwr index build --audit\n  lwr index build --force",
 		Short:   "Create or incrementally update the index of the source root",
-		Args:    cobra.NoArgs,
+		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runIndexBuild(cmd.Context(), opts, g, g.stdout)
 		},
@@ -78,14 +80,22 @@ func runIndexBuild(ctx context.Context, opts buildOptions, g *globalOptions, out
 // buildThroughDaemon asks the daemon that keeps the index to sync now and
 // waits for it, showing its progress as a build of this process would.
 func buildThroughDaemon(ctx context.Context, opts buildOptions, g *globalOptions, out io.Writer, root, dir string, le *index.LockedError) error {
-	c, err := local.Dial(dir, 3*time.Second)
+	cfg, _, err := g.load()
+	if err != nil {
+		return err
+	}
+	iopts, err := g.indexOptions(cfg, index.RoleBuild)
+	if err != nil {
+		return err
+	}
+	c, err := daemon.Dial(dir, iopts.Schema(), cfg.Search.DaemonTimeout)
 	if err != nil {
 		return le // the daemon holds the index but left no address
 	}
 	fmt.Fprintf(g.stderr, "lwr: the daemon (process %d) keeps this index; it syncs now…\n", le.PID)
 	bo, finish := g.progress()
 	started, done := false, 0
-	st, err := c.Sync(ctx, local.SyncParams{Force: opts.force, Audit: opts.audit}, func(w index.WatchState) {
+	st, err := c.Sync(ctx, daemon.SyncParams{Force: opts.force, Audit: opts.audit}, func(w index.WatchState) {
 		if !w.Syncing || w.ToRead == 0 {
 			return
 		}
@@ -127,7 +137,7 @@ func newIndexStatusCommand(g *globalOptions) *cobra.Command {
 		Use:     "status",
 		Short:   "Show the source root, the index and its state",
 		Example: "  lwr index status\n  lwr index status --skipped     # every file that is not indexed, and why",
-		Args:    cobra.NoArgs,
+		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runIndexStatus(cmd.Context(), opts, g, g.stdout)
 		},
@@ -145,13 +155,13 @@ func runIndexStatus(ctx context.Context, opts statusOptions, g *globalOptions, o
 	if err != nil {
 		return err
 	}
-	lo.AutoBuild, lo.Autostart = nil, nil
+	lo.Local.AutoBuild, lo.Autostart = nil, nil
 	fmt.Fprintf(out, "source root:  %s\n", cfg.SourceRoot)
 	if st, err := os.Stat(cfg.SourceRoot); err != nil || !st.IsDir() {
 		fmt.Fprintf(out, "              (missing) %s\n", local.MissingRootSentence)
 	}
-	fmt.Fprintf(out, "index:        %s\n", lo.Index.Dir)
-	s, err := local.Open(ctx, lo)
+	fmt.Fprintf(out, "index:        %s\n", lo.Local.Index.Dir)
+	s, err := daemon.Open(ctx, lo)
 	if err != nil {
 		return err
 	}

@@ -19,7 +19,7 @@ func main() {
 	// removed, a snapshot it could not load, …) through the standard logger:
 	// details for --verbose, and warnings in the daemon's log.
 	log.SetFlags(0)
-	log.SetOutput(libraryLog{g})
+	log.SetOutput(libraryLog{g, false})
 	err := newRootCommand(g).ExecuteContext(ctx)
 	stop()
 	code := exitCode(err, g.stderr)
@@ -27,13 +27,17 @@ func main() {
 	os.Exit(code)
 }
 
-// libraryLog turns the standard logger's lines into log records.
-type libraryLog struct{ g *globalOptions }
+// libraryLog turns the standard logger's lines into log records: debug
+// records with --verbose, or warnings (a daemon's log).
+type libraryLog struct {
+	g        *globalOptions
+	warnings bool
+}
 
 func (l libraryLog) Write(p []byte) (int, error) {
 	msg := "library: " + strings.TrimSpace(string(p))
 	switch {
-	case l.g.libraryWarnings:
+	case l.warnings:
 		l.g.logger().Warn(msg)
 	case l.g.verbose:
 		l.g.logger().Debug(msg)

@@ -28,7 +28,7 @@ func newMCPCommand(g *globalOptions) *cobra.Command {
 			"the source root. Logs go to standard error. See the README for the agents' configuration.",
 		Example: "  lwr --source-root ~/skill-source mcp\n" +
 			"  codex: [mcp_servers.lwr] command = \"lwr\", args = [\"--source-root\", \"C:/Users/u/skill-source\", \"mcp\"]",
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runMCP(cmd.Context(), opts, g)
 		},

@@ -127,6 +127,11 @@ func errorText(res *mcp.CallToolResult) string {
 
 type mcpSearch struct {
 	LocalResult json.RawMessage `json:"local_result"`
+	Notes       []struct {
+		Path     string `json:"path"`
+		Edition  string `json:"edition"`
+		Relation string `json:"relation"`
+	} `json:"notes"`
 	Annotations []struct {
 		Path    string `json:"path"`
 		Edition string `json:"edition"`
@@ -156,7 +161,7 @@ func checkSearchAndRead(t *testing.T, cs *mcp.ClientSession, schemas map[string]
 		Matches []mcpMatch `json:"matches"`
 	}
 	json.Unmarshal(s.LocalResult, &lr)
-	if lr.Status != "ok" || len(lr.Matches) == 0 || len(s.Annotations) != len(lr.Matches) || s.Index.SyncedAt == "" {
+	if lr.Status != "ok" || len(lr.Matches) == 0 || len(s.Notes) != len(lr.Matches) || len(s.Annotations) != 0 || s.Index.SyncedAt == "" {
 		t.Fatalf("search %q: %s", query, s.LocalResult)
 	}
 	for _, m := range lr.Matches {
@@ -165,8 +170,14 @@ func checkSearchAndRead(t *testing.T, cs *mcp.ClientSession, schemas map[string]
 				N    int    `json:"n"`
 				Text string `json:"text"`
 			} `json:"lines"`
+			Index struct {
+				SyncedAt string `json:"synced_at"`
+			} `json:"index"`
 		}
 		call(t, cs, schemas, "read", map[string]any{"path": m.Path, "start_line": m.Start, "end_line": m.End}, &r)
+		if r.Index.SyncedAt == "" {
+			t.Errorf("read %s: no synced_at", m.Path)
+		}
 		var text []string
 		for i, l := range r.Lines {
 			if l.N != m.Start+i {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"lwr/index"
 	"lwr/research/local"
+	"lwr/research/local/daemon"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -18,14 +19,14 @@ import (
 
 // Helpers of the tests that start lwr processes.
 
-// daemon is an `lwr index watch` process started by a test.
-type daemon struct {
+// daemonProc is an `lwr index watch` process started by a test.
+type daemonProc struct {
 	cmd  *exec.Cmd
 	dir  string // index folder
 	done chan error
 }
 
-func startDaemonProc(t *testing.T, env []string, root, cache string, extra ...string) *daemon {
+func startDaemonProc(t *testing.T, env []string, root, cache string, extra ...string) *daemonProc {
 	t.Helper()
 	dir, err := index.DirFor(cache, root)
 	if err != nil {
@@ -40,7 +41,7 @@ func startDaemonProc(t *testing.T, env []string, root, cache string, extra ...st
 	if err := c.Start(); err != nil {
 		t.Fatal(err)
 	}
-	d := &daemon{cmd: c, dir: dir, done: make(chan error, 1)}
+	d := &daemonProc{cmd: c, dir: dir, done: make(chan error, 1)}
 	go func() { d.done <- c.Wait() }()
 	t.Cleanup(func() {
 		_ = c.Process.Kill()
@@ -52,8 +53,8 @@ func startDaemonProc(t *testing.T, env []string, root, cache string, extra ...st
 		}
 	})
 	// Wait until it answers and its first sync is done.
-	eventually(t, 60*time.Second, "the daemon to start", func() bool {
-		cl, err := local.Dial(dir, time.Second)
+	eventually(t, hangGuard, "the daemon to start", func() bool {
+		cl, err := daemon.Dial(dir, "", 10*time.Second)
 		if err != nil {
 			return false
 		}
@@ -63,7 +64,12 @@ func startDaemonProc(t *testing.T, env []string, root, cache string, extra ...st
 	return d
 }
 
-// eventually polls cond until it holds or the deadline passes.
+// hangGuard is how long the process tests wait for what must happen
+// (a daemon to start, a change to be searchable): a guard against a hang,
+// never a measure — a loaded machine only makes the wait longer.
+const hangGuard = 3 * time.Minute
+
+// eventually polls cond until it holds or the guard passes.
 func eventually(t *testing.T, within time.Duration, what string, cond func() bool) time.Duration {
 	t.Helper()
 	start := time.Now()
@@ -74,7 +80,7 @@ func eventually(t *testing.T, within time.Duration, what string, cond func() boo
 		if time.Since(start) > within {
 			t.Fatalf("waited %s for %s", within, what)
 		}
-		time.Sleep(20 * time.Millisecond)
+		<-time.After(20 * time.Millisecond)
 	}
 }
 

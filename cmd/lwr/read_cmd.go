@@ -27,11 +27,12 @@ func newReadCommand(g *globalOptions) *cobra.Command {
 		Use:   "read PATH[:START[-END]]",
 		Short: "Print lines of a document with their numbers, as citations count them",
 		Long: "Print lines START to END of a document of the source root (PATH relative to it, as searches\n" +
-			"return it), decoded as the index decodes it, each with its line number: what a citation\n" +
-			"[file](…#L<START>-L<END>) quotes. 200 lines when END is not given, at most 500. Files the index\n" +
-			"never reads (hidden, secrets, other types) cannot be read.",
-		Example: "  lwr read 規程/就業規則.md:20-24\n  lwr read --format json 手順/VPN接続手順_v2.0.md:1-40",
-		Args:    cobra.ExactArgs(1),
+			"return it, or absolute inside it, as reports cite it), decoded as the index decodes it, each with\n" +
+			"its line number: what a citation [file](…#L<START>-L<END>) quotes. 200 lines from START when END\n" +
+			"is not given (PATH:74), at most 500. Files the index never reads (hidden, secrets, other types,\n" +
+			"symbolic links) cannot be read.",
+		Example: "  lwr read 規程/就業規則.md:20-24\n  lwr read 規程/就業規則.md:74\n  lwr read --format json 手順/VPN接続手順_v2.0.md:1-40",
+		Args:    exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runRead(cmd.Context(), opts, g, g.stdout, args[0])
 		},
@@ -40,8 +41,9 @@ func newReadCommand(g *globalOptions) *cobra.Command {
 	return cmd
 }
 
-// parseRange splits PATH[:START[-END]]; a path that itself holds a colon
-// keeps it unless what follows is a line range.
+// parseRange splits PATH[:START[-END]] (END 0 when it is not given: 200
+// lines from START); a path that itself holds a colon keeps it unless what
+// follows is a line range.
 func parseRange(arg string) (path string, start, end int, err error) {
 	i := strings.LastIndexByte(arg, ':')
 	if i <= 0 || i == len(arg)-1 {
@@ -53,14 +55,14 @@ func parseRange(arg string) (path string, start, end int, err error) {
 		return arg, 0, 0, nil // C:\…, a: in a name
 	}
 	start, err1 := strconv.Atoi(s)
-	end, err2 := start, error(nil)
+	end, err2 := 0, error(nil) // PATH:START reads from START, 200 lines
 	if dash {
 		end, err2 = strconv.Atoi(e)
 	}
 	switch {
 	case err1 != nil || err2 != nil || start > report.MaxLine || end > report.MaxLine:
 		return "", 0, 0, usagef("the line range %q is past any document's lines; lines count from 1 to %d", r, report.MaxLine)
-	case end < start:
+	case dash && end < start:
 		return "", 0, 0, usagef("the line range %q is not START-END with START ≤ END, e.g. 規程/就業規則.md:20-24", r)
 	}
 	if start < 1 {

@@ -13,7 +13,7 @@ func TestParseRange(t *testing.T) {
 		err        string
 	}{
 		{arg: "規程/就業規則.md:20-24", path: "規程/就業規則.md", start: 20, end: 24},
-		{arg: "規程/就業規則.md:74", path: "規程/就業規則.md", start: 74, end: 74},
+		{arg: "規程/就業規則.md:74", path: "規程/就業規則.md", start: 74},
 		{arg: "規程/就業規則.md", path: "規程/就業規則.md"},
 		{arg: `C:\資料\a.md`, path: `C:\資料\a.md`},
 		{arg: "a.md:24-20", err: "START ≤ END"},

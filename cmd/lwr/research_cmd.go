@@ -17,6 +17,7 @@ import (
 	"lwr/index"
 	"lwr/research"
 	"lwr/research/local"
+	"lwr/research/local/daemon"
 	"lwr/research/report"
 	"lwr/research/understand"
 	"lwr/web"
@@ -59,7 +60,7 @@ func (o *researchOptions) Check() error {
 	if o.timestamp != "" {
 		ts, err := report.ParseTimestamp(o.timestamp)
 		if err != nil {
-			return usageError{"--timestamp: " + err.Error()}
+			return usagef("--timestamp: %v", err)
 		}
 		o.ts = ts
 	}
@@ -68,7 +69,7 @@ func (o *researchOptions) Check() error {
 	}
 	if o.understanding != "" {
 		if _, err := understand.ParseMode(o.understanding); err != nil {
-			return usageError{"--query-understanding: " + err.Error()}
+			return usagef("--query-understanding: %v", err)
 		}
 	}
 	if o.intentName != "" {
@@ -120,8 +121,7 @@ func failJSON(g *globalOptions, out io.Writer, asJSON bool, err error) error {
 		return err
 	}
 	s := research.Failed(err, sentence(err))
-	var ue usageError
-	if errors.As(err, &ue) {
+	if errors.Is(err, local.ErrInvalidInput) && !errors.As(err, new(*report.Failure)) {
 		s.Reason = "usage"
 	}
 	local.WriteJSON(out, s)
@@ -194,7 +194,7 @@ func runResearch(ctx context.Context, opts researchOptions, g *globalOptions, ou
 	if err != nil {
 		return fail(err)
 	}
-	searcher, err := local.Open(ctx, lo)
+	searcher, err := daemon.Open(ctx, lo)
 	if err != nil {
 		return fail(err)
 	}
@@ -224,7 +224,7 @@ func runResearch(ctx context.Context, opts researchOptions, g *globalOptions, ou
 	res, err := research.Run(ctx, ro, report.FinalizeOptions{Workspace: ws, OutputDir: cfg.Research.OutputDir, Sources: src})
 	if err != nil {
 		if errors.Is(err, research.ErrEmptyQuery) {
-			err = usageError{err.Error()}
+			err = usage(err)
 		}
 		return fail(err)
 	}

@@ -18,6 +18,8 @@ import (
 	"lwr/config"
 	"lwr/index"
 	"lwr/research/local"
+	"lwr/research/local/daemon"
+	"lwr/web"
 )
 
 // globalOptions are the flags every command has, and the process's streams.
@@ -26,10 +28,6 @@ type globalOptions struct {
 	sourceRoot string
 	cacheDir   string
 	verbose    bool
-
-	// libraryWarnings logs what libraries write to the standard logger as
-	// warnings; otherwise they are debug records (see libraryLog).
-	libraryWarnings bool
 
 	stdin          io.Reader
 	stdout, stderr io.Writer
@@ -55,15 +53,7 @@ func (g *globalOptions) load(extra ...config.Override) (config.Config, []config.
 		ov = append(ov, config.Override{Key: "cache_dir", Value: g.cacheDir, Origin: "flag --cache-dir"})
 	}
 	ov = append(ov, extra...)
-	cfg, src, err := config.Load(config.Options{File: g.configFile, Environ: g.environ, Overrides: ov})
-	if err != nil {
-		return cfg, src, err
-	}
-	// The in-house words the analyzer keeps whole, before it analyzes.
-	if err := analyzer.UseUserDict(cfg.Search.UserDict); err != nil {
-		return cfg, src, err
-	}
-	return cfg, src, nil
+	return config.Load(config.Options{File: g.configFile, Environ: g.environ, Overrides: ov})
 }
 
 // logger is quiet (warnings only) unless --verbose.
@@ -75,15 +65,21 @@ func (g *globalOptions) logger() *slog.Logger {
 	return slog.New(slog.NewTextHandler(g.stderr, &slog.HandlerOptions{Level: level}))
 }
 
-// indexOptions turns the configuration into the index's options.
+// indexOptions turns the configuration into the index's options: its
+// folder, its rules and the analyzer built from search.user_dict.
 func (g *globalOptions) indexOptions(cfg config.Config, role index.Role) (index.Options, error) {
 	dir, err := index.DirFor(cfg.CacheDir, cfg.SourceRoot)
 	if err != nil {
 		return index.Options{}, fmt.Errorf("resolve the index folder of %s: %w", cfg.SourceRoot, err)
 	}
+	a, err := analyzer.FromConfig(cfg.Search)
+	if err != nil {
+		return index.Options{}, err
+	}
 	return index.Options{
-		Root: cfg.SourceRoot,
-		Dir:  dir,
+		Analyzer: a,
+		Root:     cfg.SourceRoot,
+		Dir:      dir,
 		Rules: index.Rules{
 			Extensions:        cfg.Index.Extensions,
 			Exclude:           cfg.Index.Exclude,
@@ -102,19 +98,20 @@ func (g *globalOptions) indexOptions(cfg config.Config, role index.Role) (index.
 // source root: the daemon when it runs, else the index opened here, built
 // first (with its progress on stderr) when search.auto_build allows, and
 // a daemon left running after it when search.autostart says so.
-func (g *globalOptions) localOptions(cfg config.Config) (local.Options, error) {
+func (g *globalOptions) localOptions(cfg config.Config) (daemon.Options, error) {
 	ix, err := g.indexOptions(cfg, index.RoleAutoBuild)
 	if err != nil {
-		return local.Options{}, err
+		return daemon.Options{}, err
 	}
-	o := local.Options{Index: ix, SynonymFile: cfg.Search.SynonymFile, NoThesaurus: !cfg.Search.Thesaurus, DaemonTimeout: cfg.Search.DaemonTimeout, SyncWait: cfg.Search.SyncWait, Logger: g.logger()}
+	lo := local.Options{Index: ix, SynonymFile: cfg.Search.SynonymFile, NoThesaurus: !cfg.Search.Thesaurus, Search: cfg.Search, Flag: instructions, Logger: g.logger()}
+	o := daemon.Options{Local: lo, Timeout: cfg.Search.DaemonTimeout, SyncWait: cfg.Search.SyncWait}
 	o.OnSyncWait = func(st local.Status) {
 		fmt.Fprintf(g.stderr, "lwr: the daemon%s is still building the index of %s%s; waiting up to %s (search.sync_wait)…\n",
 			daemonWho(st), cfg.SourceRoot, syncProgress(st), cfg.Search.SyncWait)
 	}
 	if cfg.Search.AutoBuild {
 		bo, finish := g.progress()
-		o.AutoBuild = &local.AutoBuild{
+		o.Local.AutoBuild = &local.AutoBuild{
 			Before: func(root string, why error) {
 				fmt.Fprintf(g.stderr, "lwr: indexing %s first (%v)…\n", root, why)
 			},
@@ -128,11 +125,18 @@ func (g *globalOptions) localOptions(cfg config.Config) (local.Options, error) {
 	if cfg.Search.Autostart {
 		d, err := g.daemonStart(cfg, nil, false)
 		if err != nil {
-			return local.Options{}, err
+			return daemon.Options{}, err
 		}
 		o.Autostart = &d
 	}
 	return o, nil
+}
+
+// instructions are the patterns of text that address an agent, as the
+// web sanitizer finds them.
+func instructions(text string) []string {
+	_, f := web.SanitizeText(text, len([]rune(text))+1)
+	return f.SuspiciousPatterns
 }
 
 // daemonWho names the daemon of a status: " (process N)".
@@ -154,14 +158,14 @@ func syncProgress(st local.Status) string {
 // daemonStart is how this lwr starts the daemon of the configured root:
 // `lwr index watch` with args (by default the root, the cache folder and
 // the configuration file of this command).
-func (g *globalOptions) daemonStart(cfg config.Config, args []string, wait bool) (local.DaemonStart, error) {
+func (g *globalOptions) daemonStart(cfg config.Config, args []string, wait bool) (daemon.StartOptions, error) {
 	dir, err := index.DirFor(cfg.CacheDir, cfg.SourceRoot)
 	if err != nil {
-		return local.DaemonStart{}, err
+		return daemon.StartOptions{}, err
 	}
 	exe, err := os.Executable()
 	if err != nil {
-		return local.DaemonStart{}, err
+		return daemon.StartOptions{}, err
 	}
 	if len(args) == 0 {
 		args = []string{"--source-root", cfg.SourceRoot, "--cache-dir", cfg.CacheDir}
@@ -170,7 +174,7 @@ func (g *globalOptions) daemonStart(cfg config.Config, args []string, wait bool)
 		}
 		args = append(args, "index", "watch")
 	}
-	return local.DaemonStart{Exe: exe, Args: args, Env: g.environ, Dir: dir, Wait: wait}, nil
+	return daemon.StartOptions{Exe: exe, Args: args, Env: g.environ, Dir: dir, Wait: wait}, nil
 }
 
 // progress draws a build's progress bar on a terminal, and logs the files
@@ -238,6 +242,33 @@ func (g *globalOptions) stdoutIsTerminal() bool {
 	return ok && colorTerminal(f)
 }
 
+// Argument checks that fail as usage errors (exit 2, invalid_input), as
+// cobra's own do with the text it gives them.
+func noArgs(cmd *cobra.Command, args []string) error { return usage(cobra.NoArgs(cmd, args)) }
+func exactArgs(n int) cobra.PositionalArgs           { return argsUsage(cobra.ExactArgs(n)) }
+func maxArgs(n int) cobra.PositionalArgs             { return argsUsage(cobra.MaximumNArgs(n)) }
+func argsUsage(check cobra.PositionalArgs) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if err := check(cmd, args); err != nil {
+			return usagef("%v; see %s --help", err, cmd.CommandPath())
+		}
+		return nil
+	}
+}
+
+// group makes a command that only holds others answer an unknown one as a
+// usage error, and its bare name with its help.
+func group(c *cobra.Command) *cobra.Command {
+	c.Args = func(cmd *cobra.Command, args []string) error {
+		if len(args) > 0 {
+			return usagef("unknown command %q for %q; see %s --help", args[0], cmd.CommandPath(), cmd.CommandPath())
+		}
+		return nil
+	}
+	c.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
+	return c
+}
+
 func newRootCommand(g *globalOptions) *cobra.Command {
 	root := &cobra.Command{
 		Use:           "lwr",
@@ -247,6 +278,7 @@ func newRootCommand(g *globalOptions) *cobra.Command {
 		SilenceErrors: true,
 		Version:       versionString(),
 	}
+	group(root)
 	root.SetVersionTemplate("lwr {{.Version}}\n")
 	if _, ok := g.stderr.(*lockedWriter); !ok {
 		g.stderr = &lockedWriter{w: g.stderr}
@@ -262,9 +294,9 @@ func newRootCommand(g *globalOptions) *cobra.Command {
 		msg := err.Error()
 		if strings.Contains(c.Use, "QUERY") && strings.HasPrefix(msg, "unknown") {
 			// A word of the query that starts with "-" reads as a flag.
-			return usageError{msg + "; to search for a word that starts with -, put -- before the words: " + c.CommandPath() + " -- -word"}
+			return usagef("%s; to search for a word that starts with -, put -- before the words: %s -- -word", msg, c.CommandPath())
 		}
-		return usageError{msg + "; see " + c.CommandPath() + " --help"}
+		return usagef("%s; see %s --help", msg, c.CommandPath())
 	})
 	root.AddCommand(
 		newIndexCommand(g),

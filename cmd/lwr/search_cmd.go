@@ -13,6 +13,7 @@ import (
 	"lwr/index"
 	"lwr/policy"
 	"lwr/research/local"
+	"lwr/research/local/daemon"
 )
 
 type searchOptions struct {
@@ -45,17 +46,19 @@ func (o *searchOptions) AddFlags(cmd *cobra.Command) {
 	fs.IntVarP(&o.after, "after-context", "A", 0, "with --format grep: lines to show after each matching line")
 	fs.IntVarP(&o.before, "before-context", "B", 0, "with --format grep: lines to show before each matching line")
 	fs.IntVarP(&o.contextLines, "context", "C", 0, "with --format grep: lines to show before and after each matching line")
-	fs.StringArrayVar(&o.only, "path", nil, "search only a file, a folder or a glob (\"規程/**/*.md\"), relative to the source root (repeatable)")
+	fs.StringArrayVar(&o.only, "path", nil, "search only what a path pattern names, as .gitignore writes them: 規程 (a folder at any depth), /規程 (the top one), \"規程/**/*.md\" (repeatable)")
 	fs.IntVar(&o.maxFiles, "max-files", 0, "files to return (default search.max_files, 8; in fulltext mode every matching file)")
 	fs.IntVar(&o.maxChars, "max-chars", 0, "characters per snippet (default search.max_chars, 1200)")
 	fs.StringVar(&o.modeName, "mode", "ranked", "ranked (by relevance) or fulltext (every file holding every word literally)")
 	fs.StringArrayVar(&o.synonyms, "synonym", nil, "an extra word matched at a lower weight (repeatable)")
-	fs.StringArrayVar(&o.exclude, "exclude-path", nil, "leave out a file, a folder or a glob, relative to the source root (repeatable)")
+	fs.StringArrayVar(&o.exclude, "exclude-path", nil, "leave out what a path pattern names, as .gitignore writes them: drafts, /drafts, \"**/旧*.md\" (repeatable)")
 	fs.BoolVar(&o.explain, "explain", false, "show why each hit scored as it did (text format)")
 	fs.BoolVar(&o.ignorePreference, "ignore-source-preference", false, "keep pure relevance order (historical or old-edition questions); editions are still reported")
 }
 
-// Check validates the flags and reads the format and the mode.
+// Check validates the flags of the command line itself and reads the
+// format and the mode; what a search request may hold is checked by
+// local.Request.Check, for every front end alike.
 func (o *searchOptions) Check() error {
 	switch {
 	case o.filesOnly && o.count:
@@ -70,16 +73,6 @@ func (o *searchOptions) Check() error {
 		return usagef("--format: %v", err)
 	}
 	o.format = f
-	for _, p := range o.only {
-		if err := index.CheckPattern(p); err != nil {
-			return usagef("--path: %v", err)
-		}
-	}
-	for _, p := range o.exclude {
-		if err := index.CheckPattern(p); err != nil {
-			return usagef("--exclude-path: %v", err)
-		}
-	}
 	if o.after < 0 || o.before < 0 || o.contextLines < 0 {
 		return usagef("-A, -B and -C take a number of lines, 0 or more")
 	}
@@ -88,14 +81,14 @@ func (o *searchOptions) Check() error {
 	}
 	m, err := index.ParseMode(o.modeName)
 	if err != nil {
-		return usageError{err.Error()}
+		return usage(err)
 	}
 	o.mode = m
-	if o.maxFiles < 0 || o.maxFilesSet && o.maxFiles == 0 {
-		return usagef("--max-files is %d; use a positive number, or leave it out for search.max_files", o.maxFiles)
+	if o.maxFilesSet && o.maxFiles == 0 {
+		return usagef("--max-files is 0; give a positive number, or leave it out for search.max_files")
 	}
-	if o.maxCharsSet && o.maxChars < 40 || o.maxChars != 0 && o.maxChars < 40 {
-		return usagef("--max-chars is %d; use at least 40, or leave it out for search.max_chars", o.maxChars)
+	if o.maxCharsSet && o.maxChars == 0 {
+		return usagef("--max-chars is 0; give at least %d, or leave it out for search.max_chars", local.MinChars)
 	}
 	if o.explain && o.format != local.FormatText {
 		return usagef("--explain works with --format text only")
@@ -141,13 +134,18 @@ func runSearch(ctx context.Context, opts searchOptions, g *globalOptions, out io
 		return fail(err)
 	}
 	q, err := index.ParseQuery(strings.Join(args, " "))
-	switch {
-	case errors.Is(err, index.ErrEmptyQuery):
+	if errors.Is(err, index.ErrEmptyQuery) {
 		return fail(usagef("the query is empty; give the words to search for, e.g. lwr search 有給休暇 申請"))
-	case err != nil:
+	}
+	if err != nil {
 		return fail(err)
 	}
-	if err := index.CheckQuery(q, opts.synonyms); err != nil {
+	req := local.Request{
+		Query: q, Mode: opts.mode, Limit: opts.maxFiles, MaxChars: opts.maxChars,
+		Synonyms: opts.synonyms, Exclude: opts.exclude, Only: opts.only, Explain: opts.explain,
+		NoHighlights: opts.format != local.FormatText, IgnorePreference: opts.ignorePreference,
+	}
+	if err := req.Check(cfg.Search, cfg.SourceRoot); err != nil {
 		return fail(err)
 	}
 	if st, err := os.Stat(cfg.SourceRoot); err != nil || !st.IsDir() {
@@ -155,36 +153,28 @@ func runSearch(ctx context.Context, opts searchOptions, g *globalOptions, out io
 			local.WriteJSON(out, local.EmptyResult(cfg.SourceRoot, local.MissingRootSentence))
 			return nil
 		}
-		return usageError{local.MissingRootSentence + " (" + cfg.SourceRoot + ")"}
-	}
-	req := local.Request{
-		Query: q, Mode: opts.mode, Limit: opts.maxFiles, MaxChars: opts.maxChars,
-		Synonyms: opts.synonyms, Exclude: opts.exclude, Only: opts.only, Explain: opts.explain,
-		Context:      local.LineContext{Before: max(opts.before, opts.contextLines), After: max(opts.after, opts.contextLines)},
-		NoHighlights: opts.format != local.FormatText, IgnorePreference: opts.ignorePreference,
-	}
-	if req.MaxChars == 0 {
-		req.MaxChars = cfg.Search.MaxChars
-	}
-	if req.Limit == 0 && req.Mode == index.Ranked {
-		req.Limit = cfg.Search.MaxFiles
+		return usagef("%s (%s)", local.MissingRootSentence, cfg.SourceRoot)
 	}
 	lo, err := g.localOptions(cfg)
 	if err != nil {
 		return fail(err)
 	}
-	s, err := local.Open(ctx, lo)
+	s, err := daemon.Open(ctx, lo)
 	if err != nil {
 		return fail(err)
 	}
-	text, err := s.Render(ctx, req, opts.format, g.stdoutIsTerminal())
+	res, err := s.Search(ctx, req)
 	if cerr := s.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
 		return fail(explainSearchError(err))
 	}
-	_, err = io.WriteString(out, text)
+	_, err = io.WriteString(out, local.Render(res, opts.format, local.RenderOptions{
+		TTY:     g.stdoutIsTerminal(),
+		Context: local.LineContext{Before: max(opts.before, opts.contextLines), After: max(opts.after, opts.contextLines)},
+		Rules:   lo.Local.Index.DocumentRules(),
+	}))
 	return err
 }
 

@@ -130,7 +130,7 @@ func TestSearchTextAndErrors(t *testing.T) {
 		{"--max-files 0", []string{"--source-root", root, "search", "--max-files", "0", "a"}, exitUsage, "--max-files is 0"},
 		{"-l and -c", []string{"--source-root", root, "search", "-l", "-c", "a"}, exitUsage, "exclude each other"},
 		{"-C without grep", []string{"--source-root", root, "search", "-C", "2", "a"}, exitUsage, "--format grep"},
-		{"a glob that does not compile", []string{"--source-root", root, "search", "--path", "規程/[", "a"}, exitUsage, "--path: "},
+		{"a glob that does not compile", []string{"--source-root", root, "search", "--path", "規程/[", "a"}, exitUsage, "--path (paths): "},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 
@@ -40,7 +41,7 @@ func newSkillInstallCommand(g *globalOptions) *cobra.Command {
 			"Windows. Run it again after upgrading lwr: an older copy is replaced, a different skill of the\n" +
 			"same folder name is left alone.",
 		Example: "  lwr skill install\n  lwr skill install --codex\n  lwr skill install --claude .claude/skills",
-		Args:    cobra.MaximumNArgs(1),
+		Args:    maxArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runSkillInstall(cmd.Context(), opts, g, g.stdout, args)
 		},
@@ -78,32 +79,64 @@ func runSkillInstall(_ context.Context, opts skillInstallOptions, g *globalOptio
 		}
 		w, err := skill.Install(d)
 		if err != nil {
-			return err
+			return skillError(err)
 		}
 		fmt.Fprintf(out, "%s: %s %s\n", a, w.Change, w.Path)
 	}
 	return nil
 }
 
-func newSkillPluginCommand(g *globalOptions) *cobra.Command {
-	return &cobra.Command{
-		Use:   "plugin DIR",
-		Short: "Write the Codex plugin (manifest, skill, MCP server) into DIR",
-		Long: "Write the Codex plugin lwr-research into DIR: .codex-plugin/plugin.json, the skill under\n" +
-			"skills/lwr-local-web-research/ and .mcp.json, which starts lwr mcp. Add DIR to a Codex\n" +
-			"marketplace (e.g. .agents/plugins/marketplace.json) to install it.",
-		Example: "  lwr skill plugin ./plugins/lwr-research",
-		Args:    cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return runSkillPlugin(cmd.Context(), g, g.stdout, args[0])
-		},
-	}
+type pluginOptions struct {
+	author, homepage, repository, license, marketplace string
 }
 
-func runSkillPlugin(_ context.Context, g *globalOptions, out io.Writer, dir string) error {
-	ws, err := skill.WritePlugin(config.NewEnv(g.environ).ExpandHome(dir))
+func (o *pluginOptions) AddFlags(cmd *cobra.Command) {
+	fs := cmd.Flags()
+	fs.StringVar(&o.author, "author", "", "the publisher named in the manifest (default lwr)")
+	fs.StringVar(&o.homepage, "homepage", "", "the documentation URL of the manifest")
+	fs.StringVar(&o.repository, "repository", "", "the source code URL of the manifest")
+	fs.StringVar(&o.license, "license", "", "the SPDX license of the manifest (default NOASSERTION: none stated)")
+	fs.StringVar(&o.marketplace, "marketplace", "", "the marketplace folder whose .agents/plugins/marketplace.json lists the plugin (default: the folder above DIR's plugins folder, or DIR's parent)")
+}
+
+func newSkillPluginCommand(g *globalOptions) *cobra.Command {
+	var opts pluginOptions
+	cmd := &cobra.Command{
+		Use:   "plugin DIR",
+		Short: "Write the Codex plugin (manifest, skill, MCP server) into DIR and list it in a marketplace",
+		Long: "Write the Codex plugin lwr-research into DIR: .codex-plugin/plugin.json, the skill under\n" +
+			"skills/lwr-local-web-research/ and .mcp.json, which starts lwr mcp on the configured source root\n" +
+			"(--source-root). The plugin is listed in the marketplace .agents/plugins/marketplace.json above it\n" +
+			"(other plugins' entries are kept); add that marketplace to Codex to install it.",
+		Example: "  lwr --source-root ~/skill-source skill plugin ./plugins/lwr-research\n" +
+			"  lwr skill plugin --repository https://example.com/lwr --license MIT ./plugins/lwr-research",
+		Args: exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runSkillPlugin(cmd.Context(), opts, g, g.stdout, args[0])
+		},
+	}
+	opts.AddFlags(cmd)
+	return cmd
+}
+
+func runSkillPlugin(_ context.Context, opts pluginOptions, g *globalOptions, out io.Writer, dir string) error {
+	cfg, _, err := g.load()
+	if err != nil {
+		return err
+	}
+	env := config.NewEnv(g.environ)
+	ws, err := skill.WritePlugin(env.ExpandHome(dir), skill.PluginOptions{SourceRoot: cfg.SourceRoot, Author: opts.author,
+		Homepage: opts.homepage, Repository: opts.repository, License: opts.license, Marketplace: env.ExpandHome(opts.marketplace)})
 	for _, w := range ws {
 		fmt.Fprintf(out, "%s %s\n", w.Change, w.Path)
+	}
+	return skillError(err)
+}
+
+// skillError makes a folder that is none a usage error (exit 2).
+func skillError(err error) error {
+	if errors.Is(err, skill.ErrNotFolder) {
+		return usage(err)
 	}
 	return err
 }
@@ -113,7 +146,7 @@ func newSkillShowCommand(g *globalOptions) *cobra.Command {
 		Use:     "show",
 		Example: "  lwr skill show > SKILL.md",
 		Short:   "Print the skill's SKILL.md",
-		Args:    cobra.NoArgs,
+		Args:    noArgs,
 		RunE: func(*cobra.Command, []string) error {
 			_, err := g.stdout.Write(skill.SkillMD())
 			return err

@@ -48,7 +48,7 @@ func TestLibraryLogIsVerboseOnly(t *testing.T) {
 	var errb bytes.Buffer
 	g := &globalOptions{stderr: &errb}
 	defer log.SetOutput(os.Stderr)
-	log.SetOutput(libraryLog{g})
+	log.SetOutput(libraryLog{g, false})
 	log.Print("got err removing file: 000000000020.zap")
 	if errb.Len() != 0 {
 		t.Errorf("quiet run printed %q", errb.String())
@@ -60,7 +60,8 @@ func TestLibraryLogIsVerboseOnly(t *testing.T) {
 	}
 	// The daemon keeps them as warnings in its log, verbose or not.
 	errb.Reset()
-	g.verbose, g.libraryWarnings = false, true
+	g.verbose = false
+	log.SetOutput(libraryLog{g, true})
 	log.Print("unable to load snapshot, continuing")
 	if got := errb.String(); !strings.Contains(got, "level=WARN") || !strings.Contains(got, "unable to load snapshot") {
 		t.Errorf("daemon printed %q", got)

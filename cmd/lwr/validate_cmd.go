@@ -39,7 +39,7 @@ func newValidateCommand(g *globalOptions) *cobra.Command {
 		Example: "  lwr validate result/research/research_20261129T231325Z.md\n" +
 			"  lwr --source-root ~/skill-source validate draft.md\n" +
 			"  lwr validate --no-verify-sources old-report.md",
-		Args: cobra.ExactArgs(1),
+		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runValidate(cmd.Context(), opts, g, g.stdout, args[0])
 		},

@@ -17,7 +17,8 @@ import (
 )
 
 func newWebCommand(g *globalOptions) *cobra.Command {
-	c := &cobra.Command{Use: "web", Short: "Search the web through the configured providers, and use the web cache"}
+	c := group(&cobra.Command{Use: "web", Short: "Search the web through the configured providers, and use the web cache",
+		Example: "  lwr web search 電子契約 導入\n  lwr web cache stats"})
 	c.AddCommand(newWebSearchCommand(g), newWebCacheCommand(g))
 	return c
 }
@@ -128,7 +129,7 @@ func runWebSearch(ctx context.Context, opts webSearchOptions, g *globalOptions, 
 	}
 	s, err := web.New(cfg.Web, web.Options{Environ: g.environ, Logger: g.logger()})
 	if err != nil {
-		return fail(usageError{err.Error()})
+		return fail(usage(err))
 	}
 	req := web.Request{Query: query, Intent: opts.intent, MaxResults: opts.maxResults, Locale: opts.locale}
 	if req.MaxResults == 0 {
@@ -202,7 +203,8 @@ func writeWebText(out io.Writer, res *web.Result) {
 // to the cache; only a bad command line exits 2.
 
 func newWebCacheCommand(g *globalOptions) *cobra.Command {
-	c := &cobra.Command{Use: "cache", Short: "Read and write the web cache (JSON in and out, for agents that search themselves)"}
+	c := group(&cobra.Command{Use: "cache", Short: "Read and write the web cache (JSON in and out, for agents that search themselves)",
+		Example: "  lwr web cache stats\n  lwr web cache cleanup"})
 	c.AddCommand(newWebCacheGetCommand(g), newWebCacheSetCommand(g), newWebCacheCleanupCommand(g), newWebCacheStatsCommand(g))
 	return c
 }
@@ -268,7 +270,7 @@ func newWebCacheGetCommand(g *globalOptions) *cobra.Command {
 		Use:     "get --query Q [--intent I] [--max-results N] [--locale L]",
 		Example: "  lwr web cache get --query \"電子契約 収入印紙\" --intent factcheck",
 		Short:   `Look a search up: {"hit":true,"data":…,"negative":…,"age_seconds":…} or {"hit":false}`,
-		Args:    cobra.NoArgs,
+		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runWebCacheGet(cmd.Context(), opts, g, g.stdout)
 		},
@@ -365,7 +367,7 @@ func newWebCacheSetCommand(g *globalOptions) *cobra.Command {
 		Use:     "set --query Q [--intent I] [--max-results N] [--locale L] (--data JSON | --data-file F) [--negative]",
 		Example: "  lwr web cache set --query \"電子契約 収入印紙\" --intent factcheck --data-file web.json\n  lwr web cache set --query \"存在しない制度\" --negative --data \"{\\\"status\\\":\\\"empty\\\",\\\"results\\\":[]}\"",
 		Short:   `Store a search result (sanitized first): {"status":"ok"|"skipped"|"error",…}`,
-		Args:    cobra.NoArgs,
+		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runWebCacheSet(cmd.Context(), opts, g, g.stdout)
 		},
@@ -411,7 +413,7 @@ func runWebCacheSet(ctx context.Context, opts webCacheSetOptions, g *globalOptio
 	// cache that cannot be written is not: the answer says so, exit 0.
 	badInput := func(msg string) error {
 		answer(cacheSetOutput{Status: "error", Message: msg})
-		return reportedError{usageError{msg}}
+		return reportedError{usagef("%s", msg)}
 	}
 	data := []byte(opts.data)
 	if opts.dataFile != "" {
@@ -474,7 +476,7 @@ func newWebCacheCleanupCommand(g *globalOptions) *cobra.Command {
 		Use:     "cleanup",
 		Example: "  lwr web cache cleanup\n  lwr web cache cleanup --max 1000 --timeout 5s",
 		Short:   "Remove entries older than 24 hours (bounded in count and time); prints the cleanup report",
-		Args:    cobra.NoArgs,
+		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runWebCacheCleanup(cmd.Context(), opts, g, g.stdout)
 		},
@@ -523,7 +525,7 @@ func newWebCacheStatsCommand(g *globalOptions) *cobra.Command {
 		Use:     "stats",
 		Example: "  lwr web cache stats",
 		Short:   "Count the cache entries by kind and age",
-		Args:    cobra.NoArgs,
+		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runWebCacheStats(cmd.Context(), g, g.stdout)
 		},

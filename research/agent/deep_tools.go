@@ -114,7 +114,7 @@ func (s *Server) deepOptions() (deep.Options, error) {
 	}
 	return deep.Options{
 		Workspace: ws, OutputDir: cfg.Research.OutputDir, Research: ro, Logger: s.opts.Logger,
-		Sources:   report.Sources{Root: cfg.SourceRoot, Rules: s.opts.Local.Index.DocumentRules()},
+		Sources:   report.Sources{Root: cfg.SourceRoot, Rules: s.opts.Local.Local.Index.DocumentRules()},
 		OpenLocal: func(ctx context.Context) (local.Searcher, error) { return s.searcher(ctx) },
 	}, nil
 }
@@ -182,7 +182,7 @@ func (s *Server) deepGaps(ctx context.Context, _ *mcp.CallToolRequest, in DeepGa
 
 func (s *Server) deepFinalize(ctx context.Context, _ *mcp.CallToolRequest, in DeepFinalizeIn) (*mcp.CallToolResult, deep.Result, error) {
 	if len(in.Markdown) > maxReport {
-		return nil, deep.Result{}, toolError(usagef("the report is more than %d bytes", maxReport))
+		return nil, deep.Result{}, toolError(local.Invalidf("the report is more than %d bytes", maxReport))
 	}
 	o, err := s.deepOptions()
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 	"lwr/index"
 	"lwr/research/deep"
 	"lwr/research/local"
+	"lwr/research/local/daemon"
 	"lwr/research/report"
 	"lwr/research/researchtest"
 )
@@ -46,7 +47,7 @@ func deepServer(t *testing.T) (cs *mcp.ClientSession, root, ws string) {
 		t.Fatal(err)
 	}
 	ix.Close()
-	s, err := New(Options{Config: cfg, Local: local.Options{Index: ixo}, Workspace: ws, Environ: env})
+	s, err := New(Options{Config: cfg, Local: daemon.Options{Local: local.Options{Index: ixo}}, Workspace: ws, Environ: env})
 	if err != nil {
 		t.Fatal(err)
 	}

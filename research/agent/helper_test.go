@@ -11,6 +11,7 @@ import (
 	"lwr/config/configtest"
 	"lwr/index"
 	"lwr/research/local"
+	"lwr/research/local/daemon"
 )
 
 // connect serves the tools over in-memory transports and returns a client
@@ -43,7 +44,7 @@ func serverOptions(t *testing.T, root, ws string) Options {
 	t.Helper()
 	cfg := config.Config{SourceRoot: root, Search: config.DefaultSearch(), Research: config.DefaultResearch()}
 	return Options{Config: cfg, Workspace: ws,
-		Local: local.Options{Index: index.Options{Root: root, Dir: configtest.TempDir(t)}, AutoBuild: &local.AutoBuild{}}}
+		Local: daemon.Options{Local: local.Options{Index: index.Options{Root: root, Dir: configtest.TempDir(t)}, AutoBuild: &local.AutoBuild{}}}}
 }
 
 // callTool calls a tool; it returns its text and whether it is an error.

@@ -8,27 +8,40 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"lwr/analyzer/edition"
+	"lwr/index"
 	"lwr/policy"
 	"lwr/research/report"
+	"lwr/web"
 )
 
 // textTypes are the types that marshal as a string of a fixed set (their
-// Go kind is an integer, which schema inference would declare).
+// Go kind is an integer, which schema inference would declare); their
+// values come from the code that reads them.
 var textTypes = map[reflect.Type]*jsonschema.Schema{
-	reflect.TypeFor[edition.Kind](): {Type: "string", Enum: []any{"unknown", "fiscal_year", "year", "edition", "version", "revised", "effective", "enacted", "issued", "created", "date", "abolished"},
+	reflect.TypeFor[edition.Kind](): {Type: "string", Enum: names(edition.Kinds()),
 		Description: "what the statement is: a fiscal year (2024年度), an edition (第3版), a version (v1.2), a revision, effective, enactment, issue or creation date, or a date"},
-	reflect.TypeFor[policy.RelationKind](): {Type: "string", Enum: []any{"superseded_by", "supersedes", "possibly_related"},
+	reflect.TypeFor[policy.RelationKind](): {Type: "string", Enum: names(policy.RelationKinds()),
 		Description: "superseded_by: a preferred document supersedes this one (旧版); supersedes: this preferred one supersedes the other; possibly_related: titles equal but for years or editions (関連の可能性)"},
 }
 
-// enums are the fixed values of string inputs, by JSON property name.
+// enums are the fixed values of string inputs, by JSON property name,
+// from the code that parses them.
 var enums = map[string][]any{
-	"mode":         {"ranked", "fulltext"},
-	"intent":       {"definition", "howto", "troubleshooting", "factcheck", "comparison", "default"},
+	"mode":         names(index.Modes()),
+	"intent":       names(web.Intents()),
 	"model":        anys(report.Models),
 	"local_status": statusEnum(report.PhaseLocal),
 	"web_status":   statusEnum(report.PhaseWeb),
 	"deep_status":  statusEnum(report.PhaseDeep),
+}
+
+// names are the String forms of a set of values.
+func names[T fmt.Stringer](vs []T) []any {
+	out := make([]any, len(vs))
+	for i, v := range vs {
+		out[i] = v.String()
+	}
+	return out
 }
 
 func anys(ss []string) []any {

@@ -11,10 +11,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"lwr/config"
-	"lwr/index"
-	"lwr/policy"
 	"lwr/research/local"
-	"lwr/research/report"
+	"lwr/research/local/daemon"
 )
 
 // Options configure the server.
@@ -23,8 +21,9 @@ type Options struct {
 	// root, the web providers, the research limits); the server honours
 	// the root and cache folder chosen on its command line.
 	Config config.Config
-	// Local is how searches reach the index of Config's source root.
-	Local local.Options
+	// Local is how searches reach the index of Config's source root: the
+	// daemon while it answers, else a session in this process.
+	Local daemon.Options
 	// Workspace is the folder validate reads reports from and research and
 	// finalize write them into (a call may name a folder inside it, never
 	// one outside: path_outside_workspace); "" is the git top level of the
@@ -91,56 +90,19 @@ func (s *Server) RunStdio(ctx context.Context) error { return s.Run(ctx, StdioTr
 // the index in this process (released again when the call ends, so that a
 // long-lived server does not keep builds waiting).
 func (s *Server) searcher(ctx context.Context) (local.Searcher, error) {
-	return local.Open(ctx, s.opts.Local)
+	return daemon.Open(ctx, s.opts.Local)
 }
 
-// toolError is an error as a tool result: its fixed code, then the
-// sentence the command line prints.
+// toolError is an error as a tool result: its fixed code (local.OutcomeOf,
+// the command line's table), then the sentence the command line prints.
 func toolError(err error) error {
 	msg := strings.TrimSpace(err.Error())
 	if !strings.HasSuffix(msg, ".") && !strings.HasSuffix(msg, "。") {
 		msg += "."
 	}
-	code := codeOf(err)
+	code := local.OutcomeOf(err).Code
 	if strings.HasPrefix(msg, code+":") {
 		return errors.New(msg)
 	}
 	return fmt.Errorf("%s: %s", code, msg)
 }
-
-// codeOf is the fixed code of an error, as the command line's exit codes
-// and the failure evidence name them.
-func codeOf(err error) string {
-	var f *report.Failure
-	var ve *report.ValidationError
-	switch {
-	case errors.Is(err, policy.ErrCurrentnessInvalid):
-		return policy.CodeCurrentnessInvalid
-	case errors.Is(err, policy.ErrPreferencesInvalid):
-		return policy.CodePreferencesInvalid
-	case errors.As(err, &ve):
-		return string(report.ReasonValidationFailed)
-	case errors.As(err, &f):
-		return string(f.Reason)
-	case errors.Is(err, ErrOutsideWorkspace):
-		return "path_outside_workspace"
-	case errors.Is(err, index.ErrNoRoot):
-		return "source_root_missing"
-	case errors.Is(err, index.ErrNotDocument):
-		return "not_a_document"
-	case errors.Is(err, index.ErrEmptyQuery), errors.Is(err, index.ErrQueryTooLong), errors.As(err, new(*usageError)), errors.Is(err, config.ErrInvalid), errors.Is(err, local.ErrBadRange):
-		return "invalid_input"
-	case errors.Is(err, local.ErrNotAnswering), errors.Is(err, local.ErrSyncing), errors.Is(err, index.ErrLocked):
-		return string(report.ReasonIndexBusy)
-	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
-		return string(report.ReasonCanceled)
-	}
-	return "failed"
-}
-
-// usageError is an input the agent must change.
-type usageError struct{ msg string }
-
-func (e *usageError) Error() string { return e.msg }
-
-func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }

@@ -115,12 +115,12 @@ func blockingIndex(started, ended chan struct{}) func(context.Context, index.Opt
 func TestCancelledCallsStop(t *testing.T) {
 	root := researchtest.WriteTree(t, map[string]string{"a.md": "# 規程\n有給休暇の申請。\n"})
 	opts := serverOptions(t, root, configtest.TempDir(t))
-	opts.Local.AutoBuild = nil
+	opts.Local.Local.AutoBuild = nil
 
 	t.Run("notifications/cancelled", func(t *testing.T) {
 		started, ended := make(chan struct{}), make(chan struct{})
 		o := opts
-		o.Local.OpenIndex = blockingIndex(started, ended)
+		o.Local.Local.OpenIndex = blockingIndex(started, ended)
 		cs := connect(t, o)
 		ctx, cancel := context.WithCancel(context.Background())
 		errc := make(chan error, 1)
@@ -142,7 +142,7 @@ func TestCancelledCallsStop(t *testing.T) {
 	t.Run("input closed", func(t *testing.T) {
 		started, ended := make(chan struct{}), make(chan struct{})
 		o := opts
-		o.Local.OpenIndex = blockingIndex(started, ended)
+		o.Local.Local.OpenIndex = blockingIndex(started, ended)
 		in, out, done := pipeServer(t, o)
 		send(t, in, initialize)
 		reply(t, out)

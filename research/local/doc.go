@@ -1,11 +1,13 @@
-// Package local owns local search as every part of lwr asks for it: one
-// Searcher with two implementations — a Session on the index opened in
-// this process (the index, the policies and the synonym dictionary loaded
-// once, the index built first when there is none) and a Client of the
-// daemon — and the choice between them (Open). It applies the source
-// root's policies to every search (preferred editions first, editions,
-// relations and currentness records on each match), writes the search's
-// message for agents and its output formats (text, the agent schema's
-// local_result, json-ext), and runs the daemon: its server, its versioned
-// protocol (typed JSON), its transport, starting and stopping it.
+// Package local owns local search as every part of lwr asks for it, in
+// this process: the Request with its one Check and its defaults, the
+// Searcher interface, the Session on the index opened here (the index,
+// the policies and the synonym dictionary loaded once, the index built
+// first when there is none), the policies applied to every search
+// (preferred editions first, editions, relations and currentness records
+// on each match), the search's message for agents, its output formats as
+// functions of the result (text, the agent schema's local_result,
+// json-ext, grep, files, count), lwr read's excerpts, and the one table of
+// what an error means for whoever asked (OutcomeOf: the MCP tools' codes,
+// the command line's exit statuses). It opens no network connection: the
+// daemon, its client and the router that picks it are package daemon.
 package local

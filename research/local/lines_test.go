@@ -17,17 +17,18 @@ import (
 
 // TestGrepFormatEqualsAScan: in full-text mode, --format grep prints
 // exactly the lines a scan of every document finds the word in, and
-// files and count agree with it; the daemon prints the same.
+// files and count agree with it.
 func TestGrepFormatEqualsAScan(t *testing.T) {
 	root, dir := builtSample(t)
 	s := NewSession(Options{Index: index.Options{Root: root, Dir: dir}})
 	ctx := context.Background()
 	word := "随意契約"
 	req := Request{Query: mustQuery(t, word), Mode: index.FullText}
-	out, err := s.Render(ctx, req, FormatGrep, false)
+	res, err := s.Search(ctx, req)
 	if err != nil {
 		t.Fatal(err)
 	}
+	out := Render(res, FormatGrep, RenderOptions{})
 	got := strings.Split(strings.TrimSpace(out), "\n")
 	var want []string
 	files := map[string]int{}
@@ -57,8 +58,8 @@ func TestGrepFormatEqualsAScan(t *testing.T) {
 	if len(want) == 0 || !slices.Equal(got, want) {
 		t.Fatalf("grep output:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	counts, _ := s.Render(ctx, req, FormatCount, false)
-	names, _ := s.Render(ctx, req, FormatFiles, false)
+	counts := Render(res, FormatCount, RenderOptions{})
+	names := Render(res, FormatFiles, RenderOptions{})
 	for rel, n := range files {
 		if !strings.Contains(counts, rel+":"+strconv.Itoa(n)+"\n") || !strings.Contains(names, rel+"\n") {
 			t.Errorf("%s (%d lines) missing from\n%s\n%s", rel, n, counts, names)
@@ -68,10 +69,6 @@ func TestGrepFormatEqualsAScan(t *testing.T) {
 		t.Errorf("files:\n%s\nwant %d", names, len(files))
 	}
 	s.Close()
-	c := serve(t, root, dir)
-	if d, err := c.Render(ctx, req, FormatGrep, false); err != nil || d != out {
-		t.Errorf("the daemon's grep output differs (%v):\n%s", err, d)
-	}
 }
 
 // TestGrepContext prints context lines as grep -C does: "-" for context,
@@ -81,10 +78,11 @@ func TestGrepContext(t *testing.T) {
 	dir := filepath.Join(configtest.TempDir(t), "ix")
 	s := NewSession(Options{Index: index.Options{Root: root, Dir: dir}, AutoBuild: &AutoBuild{}})
 	defer s.Close()
-	out, err := s.Render(context.Background(), Request{Query: mustQuery(t, "鍵"), Mode: index.FullText, Context: LineContext{Before: 1, After: 1}}, FormatGrep, false)
+	res, err := s.Search(context.Background(), Request{Query: mustQuery(t, "鍵"), Mode: index.FullText})
 	if err != nil {
 		t.Fatal(err)
 	}
+	out := Render(res, FormatGrep, RenderOptions{Context: LineContext{Before: 1, After: 1}})
 	want := "a.md-1-一\na.md:2:二 鍵\na.md-3-三\n--\na.md-6-六\na.md:7:七 鍵\na.md:8:八 鍵\na.md-9-九\n"
 	if out != want {
 		t.Errorf("got:\n%s\nwant:\n%s", out, want)
@@ -103,5 +101,26 @@ func TestGroupingHint(t *testing.T) {
 	}
 	if groupingHint(&Result{Result: &index.Result{Mode: index.Ranked, Terms: []string{"14000"}}}) != "" {
 		t.Error("a hint for a ranked search")
+	}
+}
+
+// TestRankedCountsDoNotChangeWithTheLimit: a ranked search finds its
+// files among the best passages, so how many it found there changes with
+// the number asked for; it says how many it shows, and nothing that a
+// --max-files changes.
+func TestRankedCountsDoNotChangeWithTheLimit(t *testing.T) {
+	root, dir := builtSample(t)
+	s := NewSession(Options{Index: index.Options{Root: root, Dir: dir}})
+	defer s.Close()
+	for _, limit := range []int{3, 8} {
+		res, err := s.Search(context.Background(), Request{Query: mustQuery(t, "有給休暇 申請"), Limit: limit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		first := strings.SplitN(res.Message, "\n", 2)[0]
+		text := Render(res, FormatText, RenderOptions{})
+		if !strings.Contains(first, "; files="+strconv.Itoa(len(res.Matches))+";") || !strings.Contains(text, strconv.Itoa(len(res.Matches))+" files shown (ranked") {
+			t.Errorf("--max-files %d: message %q, text ends %q", limit, first, text[strings.LastIndex(strings.TrimSpace(text), "\n")+1:])
+		}
 	}
 }

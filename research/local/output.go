@@ -24,20 +24,21 @@ const (
 	FormatJSON
 	// FormatJSONExt is FormatJSON plus the policies' structured notes.
 	FormatJSONExt
-	// FormatGrep is every line of the matching files that holds a query
-	// word, as path:line:text (with context lines as path-line-text), as
-	// grep and ripgrep print them.
+	// FormatGrep prints lines as path:line:text (context lines as
+	// path-line-text), as grep and ripgrep print them: in full-text mode
+	// every line of the matching files that holds a query word, in ranked
+	// mode the lines of each hit's snippet, in rank order.
 	FormatGrep
-	// FormatFiles is the matching files' paths, one a line.
+	// FormatFiles is the matching files' paths, one a line (ranked: in
+	// rank order).
 	FormatFiles
-	// FormatCount is path:count of the lines that hold a query word.
+	// FormatCount is path:count of the lines that hold a query word
+	// (ranked: of the lines of each hit's snippet that hold a searched
+	// word).
 	FormatCount
 )
 
 var formatNames = [...]string{FormatText: "text", FormatJSON: "json", FormatJSONExt: "json-ext", FormatGrep: "grep", FormatFiles: "files", FormatCount: "count"}
-
-// lineFormat: the format prints the files' lines (read from the files).
-func (f Format) lineFormat() bool { return f == FormatGrep || f == FormatFiles || f == FormatCount }
 
 func (f Format) String() string {
 	if f < 0 || int(f) >= len(formatNames) {
@@ -160,21 +161,39 @@ func WriteJSON(out io.Writer, v any) {
 	_ = enc.Encode(v)
 }
 
-// Render writes a result in an output format; tty says the text goes to
-// a terminal (bold highlights instead of **…**).
-func Render(r *Result, f Format, tty bool) string {
+// RenderOptions are how Render shows a result beyond its format.
+type RenderOptions struct {
+	// TTY: the output goes to a terminal (bold and coloured highlights
+	// instead of **…**).
+	TTY bool
+	// Context is the lines FormatGrep shows around each matching line.
+	Context LineContext
+	// Rules are how the files of a full-text result are read again for
+	// FormatGrep, FormatFiles and FormatCount (the index's rules).
+	Rules index.Rules
+}
+
+// LineContext is how many lines FormatGrep shows before and after each
+// matching line.
+type LineContext struct {
+	Before int
+	After  int
+}
+
+// Render writes a result in an output format. It is a function of the
+// result alone (and, for the line formats of a full-text search, of the
+// files as they read now): any Searcher's result renders alike.
+func Render(r *Result, f Format, o RenderOptions) string {
 	var b strings.Builder
 	switch f {
 	case FormatGrep, FormatFiles, FormatCount:
-		// The files' lines under the index's default rules; a Searcher's
-		// Render reads them under the index's own.
-		return renderLines(r, index.Rules{}, f, LineContext{}, r.Terms, tty)
+		return renderLines(r, f, o)
 	case FormatJSON:
 		WriteJSON(&b, r.Agent())
 	case FormatJSONExt:
 		WriteJSON(&b, r.Ext())
 	default:
-		writeText(&b, r, tty)
+		writeText(&b, r, o.TTY)
 	}
 	return b.String()
 }
@@ -235,7 +254,14 @@ func writeText(out io.Writer, r *Result, tty bool) {
 		}
 		fmt.Fprintln(out)
 	}
-	fmt.Fprintf(out, "%d of %d files shown (%s, %d indexed, %s)\n", len(r.Matches), r.Total, r.Mode, r.Scanned, r.Took.Round(time.Millisecond))
+	// A ranked search finds its files among the best passages: how many it
+	// found there changes with how many it was asked for, so it is not
+	// shown; a full-text search counts them all.
+	if r.Mode == index.Ranked {
+		fmt.Fprintf(out, "%d files shown (%s, %d indexed, %s)\n", len(r.Matches), r.Mode, r.Scanned, r.Took.Round(time.Millisecond))
+	} else {
+		fmt.Fprintf(out, "%d of %d files shown (%s, %d indexed, %s)\n", len(r.Matches), r.Total, r.Mode, r.Scanned, r.Took.Round(time.Millisecond))
+	}
 }
 
 // bareNumber is a number of four or more digits without separators.

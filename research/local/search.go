@@ -7,69 +7,89 @@ import (
 	"path"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"lwr/analyzer"
-	"lwr/config"
 	"lwr/index"
 	"lwr/index/extract"
 	"lwr/policy"
-	"lwr/web"
 )
 
-// Request is one local search: the query and its options, as the daemon's
-// protocol carries them.
+// Request is one local search: the query and its options. Check
+// validates it and fills its defaults, for every front end alike (the
+// command line, the MCP tools, the daemon).
 type Request struct {
-	Query index.Query `json:"query"`
-	Mode  index.Mode  `json:"mode"`
+	Query index.Query
+	Mode  index.Mode
 	// Limit is the number of files (config's search.max_files when zero
 	// in ranked mode; every match in full-text mode).
-	Limit int `json:"limit,omitempty"`
+	Limit int
 	// MaxChars bounds each snippet (search.max_chars when zero).
-	MaxChars int `json:"max_chars,omitempty"`
+	MaxChars int
 	// Synonyms are extra words, matched at a lower weight.
-	Synonyms []string `json:"synonyms,omitempty"`
-	// Exclude leaves out files, folders and globs (relative paths).
-	Exclude []string `json:"exclude,omitempty"`
-	// Only keeps the files these files, folders and globs name.
-	Only []string `json:"only,omitempty"`
-	// Context is the lines shown around each matching line (FormatGrep).
-	Context LineContext `json:"context,omitzero"`
-	Explain bool        `json:"explain,omitempty"`
+	Synonyms []string
+	// Exclude leaves out the files these path patterns name (the
+	// .gitignore dialect of package glob: a folder's name leaves out the
+	// folder, "**" any folders).
+	Exclude []string
+	// Only keeps the files these path patterns name.
+	Only    []string
+	Explain bool
 	// NoHighlights: the output does not show highlighted words.
-	NoHighlights bool `json:"no_highlights,omitempty"`
+	NoHighlights bool
 	// IgnorePreference leaves the order to relevance alone (historical or
 	// old-edition questions); editions and relations are still shown.
-	IgnorePreference bool `json:"ignore_preference,omitempty"`
-}
-
-// LineContext is how many lines FormatGrep shows before and after each
-// matching line.
-type LineContext struct {
-	Before int `json:"before,omitempty"`
-	After  int `json:"after,omitempty"`
+	IgnorePreference bool
 }
 
 // Result is a local search with the policies applied.
 type Result struct {
-	Root string `json:"root"`
+	Root string
 	*index.Result
-	// Annotations are the policies' notes on each match, in match order.
-	Annotations []policy.Ext    `json:"annotations"`
-	Policies    policy.Policies `json:"policies"`
+	// Words are the query's words as written (the line formats of a
+	// full-text search find them in the files).
+	Words []string
+	// Annotations are the policies' notes on each match, in match order;
+	// Notes the same in a few words.
+	Annotations []policy.Ext
+	Notes       []Note
+	Policies    policy.Policies
 	// Message is the search's message for agents: a summary line, then
 	// one line per match (edition, relations, currentness records).
-	Message string `json:"message"`
+	Message string
 	// Synced is when the index was last synced with the files.
-	Synced time.Time `json:"synced"`
+	Synced time.Time
 	// Via says who answered: ViaDaemon or ViaProcess.
-	Via string `json:"via"`
+	Via string
 	// Stale says why the index may miss changes to the files ("" when
 	// nothing says so): the daemon that kept it was killed.
-	Stale string `json:"stale,omitempty"`
+	Stale string
 	// Locations say, in match order, where each match of a PDF or Office
 	// document stands and what its text holds that reads as instructions
 	// to an agent ({} for text files).
-	Locations []Location `json:"locations"`
+	Locations []Location
+}
+
+// Note is what the policies say of a match in a few words: its edition,
+// its relations and the currentness records that apply, as the message's
+// line of the match writes them.
+type Note struct {
+	Edition  string // 2024年度 第2版, 版不明
+	Relation string // 優先版, 旧版(優先: …), 旧版あり(…), 関連の可能性(…), なし
+	Records  string // 現行性[id]=action(label) …, "" when none applies
+}
+
+func noteOf(a policy.Annotated) Note {
+	n := Note{Edition: shown(a.Edition), Relation: relationsText(a)}
+	var b strings.Builder
+	for i, ap := range a.Records {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		writeApplied(&b, ap)
+	}
+	n.Records = b.String()
+	return n
 }
 
 // Location is where a match of a PDF or Office document stands (its
@@ -83,14 +103,15 @@ type Location struct {
 	SuspiciousPatterns []string `json:"suspicious_patterns,omitempty"`
 }
 
-// locate describes where a match stands.
-func locate(m index.Match) Location {
+// locate describes where a match stands; flag (nil: none) finds the
+// patterns of its snippet that address an agent.
+func locate(m index.Match, flag func(string) []string) Location {
 	if m.Locator == nil {
 		return Location{}
 	}
 	l := Location{Format: strings.TrimPrefix(path.Ext(m.Path), "."), Locator: m.Locator, Label: m.Locator.Label()}
-	if _, f := web.SanitizeText(m.Snippet, len([]rune(m.Snippet))+1); len(f.SuspiciousPatterns) > 0 {
-		l.SuspiciousPatterns = f.SuspiciousPatterns
+	if flag != nil {
+		l.SuspiciousPatterns = flag(m.Snippet)
 	}
 	return l
 }
@@ -102,15 +123,14 @@ const (
 )
 
 // Searcher runs local searches of one source root. A Session (the index
-// opened in this process) and a Client (the daemon) are Searchers; Open
-// chooses.
+// opened in this process), the daemon's Client and the router that picks
+// one of them (package daemon) are Searchers; localtest holds the tests
+// every one of them passes.
 type Searcher interface {
 	// Search runs a search with the policies applied. An invalid
 	// currentness file fails it (policy.ErrCurrentnessInvalid): there is
 	// no answer without it.
 	Search(ctx context.Context, req Request) (*Result, error)
-	// Render runs a search and returns it in an output format.
-	Render(ctx context.Context, req Request, f Format, tty bool) (string, error)
 	// Policies says which policies are in force, reading them as a search
 	// does: an invalid file is the same error.
 	Policies(ctx context.Context, ignorePreference bool) (policy.Policies, error)
@@ -125,13 +145,21 @@ type Searcher interface {
 // exist (the research skill's sentence, naming the flag).
 const MissingRootSentence = "設定されたローカル資料ディレクトリが見つかりません。--source-root または CC_LWR_SOURCE_ROOT と資料配置を確認してください"
 
-// ErrNotAnswering is returned when the daemon holds the index but does
-// not answer within the timeout.
-var ErrNotAnswering = errors.New("the daemon does not answer")
-
-// ErrSyncing is returned while a daemon builds an index that was not
-// ready.
-var ErrSyncing = errors.New("the daemon is still building the index")
+// Errors of a Searcher that reaches the index through a daemon (package
+// daemon returns them; callers branch on them whichever Searcher they
+// hold).
+var (
+	// ErrNotAnswering: the daemon holds the index but says nothing for
+	// search.daemon_timeout.
+	ErrNotAnswering = errors.New("the daemon does not answer")
+	// ErrSyncing: the daemon still builds an index that was not ready.
+	ErrSyncing = errors.New("the daemon is still building the index")
+	// ErrStaleDaemon: the daemon analyzes with another user dictionary or
+	// is another lwr than the client; it must be restarted.
+	ErrStaleDaemon = errors.New("the daemon analyzes with other words")
+	// ErrDaemonRunning: a daemon already serves the source root.
+	ErrDaemonRunning = errors.New("a daemon is already running for this source root")
+)
 
 // IsPolicyError reports whether err is an invalid policy file.
 func IsPolicyError(err error) bool {
@@ -174,7 +202,7 @@ func loadPolicies(l policy.Loader) policySet {
 // them), and every match is annotated with its edition, relations and
 // currentness records. corpus holds the titles of the indexed documents
 // for relations.
-func run(ctx context.Context, ix *index.Index, corpus *policy.Corpus, pols policySet, req Request, dict *analyzer.Synonyms) (*Result, error) {
+func run(ctx context.Context, ix *index.Index, corpus *policy.Corpus, pols policySet, req Request, dict *analyzer.Synonyms, flag func(string) []string) (*Result, error) {
 	prefs, cur, err := pols.forRequest(req.IgnorePreference)
 	if err != nil {
 		return nil, err
@@ -186,10 +214,6 @@ func run(ctx context.Context, ix *index.Index, corpus *policy.Corpus, pols polic
 	hist := policy.Historical(req.Query.Text())
 	limit := so.Limit
 	if so.Mode == index.Ranked {
-		if limit <= 0 {
-			limit = config.DefaultSearch().MaxFiles
-		}
-		so.Limit = limit
 		if prefs != nil && !req.IgnorePreference && !hist {
 			for _, pr := range prefs.Preferred {
 				so.Preferred = append(so.Preferred, corpus.Path(pr.Path))
@@ -221,16 +245,18 @@ func run(ctx context.Context, ix *index.Index, corpus *policy.Corpus, pols polic
 		matches, ann = matches[:limit], ann[:limit]
 	}
 	res.Matches = matches
-	out := &Result{Root: ix.Root(), Result: res, Policies: policy.Describe(prefs, cur, popts), Annotations: make([]policy.Ext, len(ann)), Synced: ix.LastSync(), Via: ViaProcess}
+	out := &Result{Root: ix.Root(), Result: res, Words: queryWords(req.Query), Policies: policy.Describe(prefs, cur, popts), Annotations: make([]policy.Ext, len(ann)), Synced: ix.LastSync(), Via: ViaProcess}
+	out.Notes = make([]Note, len(ann))
 	for i, a := range ann {
 		out.Annotations[i] = a.Ext()
 		out.Annotations[i].Message = matchMessage(a)
+		out.Notes[i] = noteOf(a)
 	}
 	out.Locations = make([]Location, len(matches))
 	for i, m := range matches {
-		out.Locations[i] = locate(m)
+		out.Locations[i] = locate(m, flag)
 	}
-	out.Message = summary(res)
+	out.Message = summary(res) + wordNotes(req.Query, res, dict.Analyzer())
 	if len(ann) > 0 {
 		out.Message += "\n" + messages(ann, popts)
 	} else if h := groupingHint(out); h != "" {
@@ -239,13 +265,74 @@ func run(ctx context.Context, ix *index.Index, corpus *policy.Corpus, pols polic
 	return out, nil
 }
 
+// wordNotes says, at the end of the summary line, which words of a ranked
+// query the search dropped and why (いつから: a stop word and a particle;
+// もらえる: the potential form of the stop word もらう), and which it cut
+// into single characters (離席 as 離 and 席), which a user dictionary
+// keeps whole.
+func wordNotes(q index.Query, res *index.Result, a *analyzer.Analyzer) string {
+	if res.Mode != index.Ranked {
+		return ""
+	}
+	searched := map[string]bool{}
+	for _, t := range res.Terms {
+		searched[t] = true
+	}
+	var dropped, split []string
+	for _, w := range q.Words {
+		if w.Quoted {
+			continue
+		}
+		toks := a.Tokens(w.Text)
+		if len(toks) == 0 {
+			dropped = append(dropped, fmt.Sprintf("%s(%s)", shown(w.Text), shown(a.Dropped(w.Text))))
+			continue
+		}
+		var why []string
+		kept, single := false, false
+		for _, t := range toks {
+			if searched[t.Term] {
+				kept = true
+			} else if base, ok := t.Potential(); ok && analyzer.IsStopWord(base) {
+				why = append(why, fmt.Sprintf("%s: the potential form of the stop word %s", shown(w.Text[t.Start:t.End]), base))
+			}
+			single = single || t.Kind == analyzer.KindJapanese && utf8.RuneCountInString(w.Text[t.Start:t.End]) == 1
+		}
+		switch {
+		case !kept && len(why) > 0:
+			dropped = append(dropped, fmt.Sprintf("%s(%s)", shown(w.Text), strings.Join(why, ", ")))
+		case kept && single && len(toks) > 1:
+			parts := make([]string, len(toks))
+			for i, t := range toks {
+				parts[i] = shown(w.Text[t.Start:t.End])
+			}
+			split = append(split, fmt.Sprintf("%s(%s: not one word of the dictionary; search.user_dict keeps it whole)", shown(w.Text), strings.Join(parts, "+")))
+		}
+	}
+	var b strings.Builder
+	if len(dropped) > 0 {
+		b.WriteString("; dropped=" + strings.Join(dropped, "、"))
+	}
+	if len(split) > 0 {
+		b.WriteString("; split=" + strings.Join(split, "、"))
+	}
+	return b.String()
+}
+
 // summary is the first line of a search's message.
 func summary(res *index.Result) string {
 	if len(res.Terms) == 0 {
 		return "検索語がありません: the query has only particles, symbols or stop words; use content words"
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "mode=%s; files=%d/%d; indexed=%d; words=%s", res.Mode, len(res.Matches), res.Total, res.Scanned, strings.Join(res.Terms, ","))
+	// A ranked search examines the best passages only: the files it found
+	// among them change with the number asked for, so it says how many it
+	// shows; a full-text search counts every matching file.
+	if res.Mode == index.Ranked {
+		fmt.Fprintf(&b, "mode=%s; files=%d; indexed=%d; words=%s", res.Mode, len(res.Matches), res.Scanned, strings.Join(res.Terms, ","))
+	} else {
+		fmt.Fprintf(&b, "mode=%s; files=%d/%d; indexed=%d; words=%s", res.Mode, len(res.Matches), res.Total, res.Scanned, strings.Join(res.Terms, ","))
+	}
 	if len(res.Synonyms) > 0 {
 		fmt.Fprintf(&b, "; synonyms=%s", strings.Join(res.Synonyms, ","))
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"lwr/analyzer"
+	"lwr/config"
 	"lwr/index"
 	"lwr/policy"
 )
@@ -24,21 +25,18 @@ type Options struct {
 	SynonymFile string
 	// NoThesaurus leaves SudachiDict's synonym groups out.
 	NoThesaurus bool
-	// DaemonTimeout bounds a request to the daemon (3s when zero).
-	DaemonTimeout time.Duration
-	// SyncWait is how long a search waits while the daemon builds the
-	// index (its first sync); 0 does not wait. OnSyncWait, when set, is
-	// told once that a search waits, with the daemon's status.
-	SyncWait   time.Duration
-	OnSyncWait func(Status)
+	// Search holds the defaults a request is checked with (config's
+	// search section; its zero value is config's defaults).
+	Search config.Search
 	// AutoBuild builds the index when there is none or it must be
 	// rebuilt; nil fails the search with index.ErrNotIndexed instead.
 	AutoBuild *AutoBuild
-	// Autostart starts the daemon when the searcher is closed after it
-	// searched without one; nil never does.
-	Autostart *DaemonStart
 	// OpenIndex opens the index for searching; nil means index.OpenReader.
 	OpenIndex func(context.Context, index.Options) (*index.Index, error)
+	// Flag finds in a snippet of a PDF or Office document the patterns of
+	// text that address an agent (the web sanitizer's: a document from
+	// outside can); nil flags nothing.
+	Flag func(snippet string) []string
 	// PolicyFS is where the policy files are read from; nil means the
 	// source root, as index.SourceFS reads it.
 	PolicyFS fs.FS
@@ -47,8 +45,9 @@ type Options struct {
 }
 
 func (o Options) withDefaults() Options {
-	if o.DaemonTimeout <= 0 {
-		o.DaemonTimeout = 3 * time.Second
+	if o.Search.MaxFiles <= 0 || o.Search.MaxChars <= 0 {
+		d := config.DefaultSearch()
+		o.Search.MaxFiles, o.Search.MaxChars = d.MaxFiles, d.MaxChars
 	}
 	if o.OpenIndex == nil {
 		o.OpenIndex = index.OpenReader
@@ -80,14 +79,13 @@ type AutoBuild struct {
 type Session struct {
 	opts Options
 
-	mu       sync.Mutex
-	ix       *index.Index
-	owned    bool // Close closes ix
-	live     bool // policies read at every search
-	dict     *analyzer.Synonyms
-	pols     *policySet
-	corpus   *policy.Corpus
-	searched bool
+	mu     sync.Mutex
+	ix     *index.Index
+	owned  bool // Close closes ix
+	live   bool // policies read at every search
+	dict   *analyzer.Synonyms
+	pols   *policySet
+	corpus *policy.Corpus
 }
 
 // NewSession returns a session on the index of opts; nothing is opened
@@ -96,9 +94,11 @@ func NewSession(opts Options) *Session {
 	return &Session{opts: opts.withDefaults(), owned: true}
 }
 
-// serving returns the session of a daemon: on its open index, with its
-// dictionary, reading the policies at every search.
-func serving(ix *index.Index, dict *analyzer.Synonyms, opts Options) *Session {
+// SessionOn returns the session a daemon serves: on its open index (which
+// the session never closes), with its dictionary (nil loads it from
+// opts), reading the policy files at every search since they change while
+// it runs.
+func SessionOn(ix *index.Index, dict *analyzer.Synonyms, opts Options) *Session {
 	opts.Index.Root, opts.Index.Rules = ix.Root(), ix.Rules()
 	return &Session{opts: opts.withDefaults(), ix: ix, dict: dict, live: true}
 }
@@ -153,7 +153,7 @@ func (s *Session) explain(err error) error {
 	var le *index.LockedError
 	switch {
 	case errors.As(err, &le) && le.Daemon():
-		return fmt.Errorf("%w: the daemon (process %d) holds the index of %s but does not answer on its socket; wait for it to start, or restart it with lwr index stop and lwr index watch --detach", ErrNotAnswering, le.PID, s.opts.Index.Root)
+		return fmt.Errorf("%w: the daemon (process %d) holds the index of %s but answers on no socket; wait for it to start, or restart it with lwr index stop and lwr index watch --detach", ErrNotAnswering, le.PID, s.opts.Index.Root)
 	case errors.Is(err, index.ErrNotIndexed), errors.Is(err, index.ErrNeedsRebuild):
 		return fmt.Errorf("%w; run lwr index build first", err)
 	}
@@ -162,7 +162,7 @@ func (s *Session) explain(err error) error {
 
 func (s *Session) dictionary() (*analyzer.Synonyms, error) {
 	if s.dict == nil {
-		d, err := loadDictionary(s.opts.SynonymFile, s.opts.NoThesaurus)
+		d, err := loadDictionary(s.opts.SynonymFile, s.opts.NoThesaurus, s.opts.Index.AnalyzerOf())
 		if err != nil {
 			return nil, err
 		}
@@ -218,6 +218,15 @@ func (s *Session) corpusOf(ix *index.Index) (*policy.Corpus, error) {
 	return s.corpus, nil
 }
 
+// LoadDictionary loads the synonym dictionary now rather than at the
+// first search (a daemon fails at its start on a file it cannot use).
+func (s *Session) LoadDictionary() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, err := s.dictionary()
+	return err
+}
+
 // Refresh forgets what the session keeps of the index's contents (the
 // titles of its documents), after a build changed them.
 func (s *Session) Refresh() {
@@ -226,8 +235,12 @@ func (s *Session) Refresh() {
 	s.mu.Unlock()
 }
 
-// Search runs a search on the index.
+// Search runs a search on the index: the request is checked first
+// (Request.Check, with opts.Search's defaults).
 func (s *Session) Search(ctx context.Context, req Request) (*Result, error) {
+	if err := req.Check(s.opts.Search, s.opts.Index.Root); err != nil {
+		return nil, err
+	}
 	// An invalid currentness file fails the search before anything is
 	// opened.
 	pols := s.policies()
@@ -238,7 +251,7 @@ func (s *Session) Search(ctx context.Context, req Request) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := run(ctx, ix, corpus, pols, req, dict)
+	res, err := run(ctx, ix, corpus, pols, req, dict, s.opts.Flag)
 	if err == nil && !s.live {
 		if h, killed := index.Killed(ix.Dir()); killed && h.Daemon() {
 			res.Stale = fmt.Sprintf("the daemon that kept the index (process %d) ended without stopping (killed, or crashed): files changed since the last sync (%s) are not in it; start it again (lwr index watch --detach) or run lwr index build",
@@ -254,7 +267,6 @@ func (s *Session) Search(ctx context.Context, req Request) (*Result, error) {
 func (s *Session) prepare(ctx context.Context) (*index.Index, *policy.Corpus, *analyzer.Synonyms, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.searched = true
 	dict, err := s.dictionary()
 	if err != nil {
 		return nil, nil, nil, err
@@ -268,18 +280,6 @@ func (s *Session) prepare(ctx context.Context) (*index.Index, *policy.Corpus, *a
 		return nil, nil, nil, err
 	}
 	return ix, corpus, dict, nil
-}
-
-// Render runs a search and returns it in an output format.
-func (s *Session) Render(ctx context.Context, req Request, f Format, tty bool) (string, error) {
-	res, err := s.Search(ctx, req)
-	if err != nil {
-		return "", err
-	}
-	if f.lineFormat() {
-		return renderLines(res, s.opts.Index.DocumentRules(), f, req.Context, queryWords(req.Query), tty), nil
-	}
-	return Render(res, f, tty), nil
 }
 
 // Policies says which policies are in force.
@@ -344,8 +344,7 @@ func (s *Session) Skipped(ctx context.Context) ([]index.Skip, error) {
 	return ix.Skipped()
 }
 
-// Close closes the index the session opened and, when it searched and
-// Autostart is set, starts the daemon.
+// Close closes the index the session opened (not one it was given).
 func (s *Session) Close() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -354,19 +353,14 @@ func (s *Session) Close() error {
 		err = s.ix.Close()
 		s.ix = nil
 	}
-	if s.searched && s.opts.Autostart != nil {
-		s.searched = false
-		if _, serr := StartDaemon(context.Background(), *s.opts.Autostart); serr != nil {
-			s.opts.Logger.Warn("could not start the daemon", "err", serr)
-		}
-	}
 	return err
 }
 
 // loadDictionary loads the synonym dictionary (the embedded one and the
-// user's file), with or without SudachiDict's groups.
-func loadDictionary(file string, noThesaurus bool) (*analyzer.Synonyms, error) {
-	d, err := analyzer.LoadSynonyms(file)
+// user's file) for the index's analyzer, with or without SudachiDict's
+// groups.
+func loadDictionary(file string, noThesaurus bool, a *analyzer.Analyzer) (*analyzer.Synonyms, error) {
+	d, err := analyzer.LoadSynonyms(file, a)
 	if err == nil && noThesaurus {
 		d.DisableThesaurus()
 	}

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,6 +10,11 @@ import (
 
 	"lwr/config"
 )
+
+// ErrOutsideWorkspace matches a path that is not in the workspace it must
+// be in (a report an MCP tool reads or writes), or leads out of it
+// through a symbolic link.
+var ErrOutsideWorkspace = errors.New("the path is outside the workspace")
 
 // FindWorkspace returns the workspace of dir: the top of the git work
 // tree holding it (the nearest folder with a .git folder or file), else

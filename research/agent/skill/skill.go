@@ -3,6 +3,7 @@ package skill
 import (
 	"bytes"
 	_ "embed"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -23,8 +24,6 @@ var (
 	skillMD []byte
 	//go:embed plugin/plugin.json
 	pluginJSON []byte
-	//go:embed plugin/mcp.json
-	mcpJSON []byte
 )
 
 // SkillMD returns the skill's SKILL.md.
@@ -91,10 +90,29 @@ func Install(skillsDir string) (Written, error) {
 	return write(filepath.Join(dir, "SKILL.md"), skillMD)
 }
 
-// WritePlugin writes the Codex plugin into dir: .codex-plugin/plugin.json,
-// .mcp.json (the server lwr mcp) and skills/lwr-local-web-research/SKILL.md.
-// A folder holding another plugin is left alone and reported.
-func WritePlugin(dir string) ([]Written, error) {
+// PluginOptions are what a Codex plugin says of its publisher and how it
+// starts lwr.
+type PluginOptions struct {
+	// SourceRoot is the folder the plugin's lwr mcp searches (--source-root
+	// in .mcp.json); "" leaves it to lwr's configuration.
+	SourceRoot string
+	// Author, Homepage, Repository and License are the manifest's
+	// (Author "lwr" and License "NOASSERTION", SPDX's "none stated", when
+	// empty; the URLs are left out when empty).
+	Author, Homepage, Repository, License string
+	// Marketplace is the folder of the marketplace the plugin is listed
+	// in (.agents/plugins/marketplace.json there); "" is the folder above
+	// DIR's "plugins" folder, or DIR's parent.
+	Marketplace string
+}
+
+// WritePlugin writes the Codex plugin into dir — .codex-plugin/plugin.json,
+// .mcp.json (the server lwr mcp, on opts.SourceRoot) and
+// skills/lwr-local-web-research/SKILL.md — and lists it in the marketplace
+// (.agents/plugins/marketplace.json, other plugins' entries kept). A
+// folder holding another plugin, or a marketplace file that is not one, is
+// left alone and reported.
+func WritePlugin(dir string, opts PluginOptions) ([]Written, error) {
 	if err := folderOrNone(dir); err != nil {
 		return nil, err
 	}
@@ -106,11 +124,19 @@ func WritePlugin(dir string) ([]Written, error) {
 	if err := ensureOurs(skill); err != nil {
 		return nil, err
 	}
+	market, entry, err := marketplaceOf(dir, opts.Marketplace)
+	if err != nil {
+		return nil, err
+	}
+	marketJSON, err := listed(market, entry)
+	if err != nil {
+		return nil, err
+	}
 	var out []Written
 	for _, f := range []struct {
 		path string
 		data []byte
-	}{{manifest, pluginJSON}, {filepath.Join(dir, ".mcp.json"), mcpJSON}, {skill, skillMD}} {
+	}{{manifest, pluginManifest(opts)}, {filepath.Join(dir, ".mcp.json"), mcpServers(opts.SourceRoot)}, {skill, skillMD}, {market, marketJSON}} {
 		w, err := write(f.path, f.data)
 		if err != nil {
 			return out, err
@@ -118,6 +144,106 @@ func WritePlugin(dir string) ([]Written, error) {
 		out = append(out, w)
 	}
 	return out, nil
+}
+
+// pluginManifest is plugin.json with the publisher's fields.
+func pluginManifest(opts PluginOptions) []byte {
+	var m map[string]any
+	if err := json.Unmarshal(pluginJSON, &m); err != nil {
+		panic("skill: embedded plugin.json: " + err.Error())
+	}
+	author := opts.Author
+	if author == "" {
+		author = "lwr"
+	}
+	license := opts.License
+	if license == "" {
+		license = "NOASSERTION"
+	}
+	m["author"] = map[string]string{"name": author}
+	m["license"] = license
+	for k, v := range map[string]string{"homepage": opts.Homepage, "repository": opts.Repository} {
+		if v != "" {
+			m[k] = v
+		}
+	}
+	if iface, ok := m["interface"].(map[string]any); ok {
+		iface["developerName"] = author
+		if opts.Homepage != "" {
+			iface["websiteURL"] = opts.Homepage
+		}
+	}
+	return indented(m)
+}
+
+// mcpServers is .mcp.json: lwr mcp, on the source root when one is given
+// (a bare lwr mcp would search lwr's default folder, ~/skill-source).
+func mcpServers(root string) []byte {
+	args := []string{"mcp"}
+	if root != "" {
+		args = []string{"--source-root", filepath.ToSlash(root), "mcp"}
+	}
+	return indented(map[string]any{"mcpServers": map[string]any{"lwr": map[string]any{"command": "lwr", "args": args}}})
+}
+
+// marketplaceOf is the marketplace file of a plugin folder and the path
+// of the plugin in it ("./plugins/lwr-research").
+func marketplaceOf(dir, root string) (file, entry string, err error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", "", err
+	}
+	if root == "" {
+		root = filepath.Dir(abs)
+		if filepath.Base(root) == "plugins" {
+			root = filepath.Dir(root)
+		}
+	}
+	if root, err = filepath.Abs(root); err != nil {
+		return "", "", err
+	}
+	rel, err := filepath.Rel(root, abs)
+	if err != nil || !filepath.IsLocal(rel) {
+		return "", "", fmt.Errorf("the plugin folder %s is not inside the marketplace folder %s: give a marketplace above it", dir, root)
+	}
+	return filepath.Join(root, ".agents", "plugins", "marketplace.json"), "./" + filepath.ToSlash(rel), nil
+}
+
+// listed is the marketplace file with lwr's entry (added or replaced),
+// the other entries and fields as they were.
+func listed(file, entry string) ([]byte, error) {
+	m := map[string]any{"name": "lwr", "interface": map[string]any{"displayName": "lwr"}}
+	if b, err := os.ReadFile(file); err == nil {
+		if err := json.Unmarshal(b, &m); err != nil {
+			return nil, fmt.Errorf("%s is not a marketplace file (%v): fix it, or give another folder with --marketplace", file, err)
+		}
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("cannot read %s: %w", file, err)
+	}
+	ours := map[string]any{
+		"name":     PluginName,
+		"source":   map[string]any{"source": "local", "path": entry},
+		"policy":   map[string]any{"installation": "AVAILABLE", "authentication": "ON_INSTALL"},
+		"category": "Research",
+	}
+	plugins, _ := m["plugins"].([]any)
+	kept := []any{}
+	for _, p := range plugins {
+		if pm, ok := p.(map[string]any); ok && pm["name"] == PluginName {
+			continue
+		}
+		kept = append(kept, p)
+	}
+	m["plugins"] = append(kept, ours)
+	return indented(m), nil
+}
+
+func indented(v any) []byte {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		panic("skill: " + err.Error())
+	}
+	return append(b, '\n')
 }
 
 // ErrNotFolder is a destination that exists and is not a folder.

@@ -77,20 +77,31 @@ func TestInstallLeavesAnotherSkillAlone(t *testing.T) {
 }
 
 func TestWritePlugin(t *testing.T) {
-	dir := filepath.Join(configtest.TempDir(t), PluginName)
-	ws, err := WritePlugin(dir)
+	market := configtest.TempDir(t)
+	dir := filepath.Join(market, "plugins", PluginName)
+	// A marketplace that lists another plugin already.
+	mfile := filepath.Join(market, ".agents", "plugins", "marketplace.json")
+	os.MkdirAll(filepath.Dir(mfile), 0o755)
+	os.WriteFile(mfile, []byte(`{"name": "team", "interface": {"displayName": "Team"}, "plugins": [{"name": "other", "source": {"source": "local", "path": "./plugins/other"}}]}`), 0o644)
+	root := filepath.Join(market, "資料")
+	ws, err := WritePlugin(dir, PluginOptions{SourceRoot: root, Repository: "https://example.com/lwr"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ws) != 3 {
-		t.Fatalf("wrote %d files, want 3: %+v", len(ws), ws)
+	if len(ws) != 4 {
+		t.Fatalf("wrote %d files, want 4: %+v", len(ws), ws)
 	}
 	var m struct {
-		Name       string `json:"name"`
-		Version    string `json:"version"`
-		Skills     string `json:"skills"`
-		MCPServers string `json:"mcpServers"`
+		Name       string            `json:"name"`
+		Version    string            `json:"version"`
+		Skills     string            `json:"skills"`
+		MCPServers string            `json:"mcpServers"`
+		Author     map[string]string `json:"author"`
+		License    string            `json:"license"`
+		Repository string            `json:"repository"`
+		Keywords   []string          `json:"keywords"`
 		Interface  struct {
+			DisplayName   string   `json:"displayName"`
 			DefaultPrompt []string `json:"defaultPrompt"`
 		} `json:"interface"`
 	}
@@ -101,8 +112,8 @@ func TestWritePlugin(t *testing.T) {
 	if err := json.Unmarshal(b, &m); err != nil {
 		t.Fatalf("plugin.json: %v", err)
 	}
-	if m.Name != PluginName || m.Version == "" {
-		t.Fatalf("plugin.json name %q version %q", m.Name, m.Version)
+	if m.Name != PluginName || m.Version == "" || m.Author["name"] == "" || m.License == "" || m.Repository != "https://example.com/lwr" || len(m.Keywords) == 0 || m.Interface.DisplayName == "" {
+		t.Fatalf("plugin.json: %+v", m)
 	}
 	// Codex reads component paths relative to the plugin root, starting
 	// with ./; and at most three default prompts of 128 characters.
@@ -135,11 +146,25 @@ func TestWritePlugin(t *testing.T) {
 	if err := json.Unmarshal(b, &servers); err != nil {
 		t.Fatalf(".mcp.json: %v", err)
 	}
-	if s := servers.MCPServers["lwr"]; s.Command != "lwr" || strings.Join(s.Args, " ") != "mcp" {
-		t.Fatalf(".mcp.json runs %q %v, want lwr mcp", s.Command, s.Args)
+	if s := servers.MCPServers["lwr"]; s.Command != "lwr" || strings.Join(s.Args, " ") != "--source-root "+filepath.ToSlash(root)+" mcp" {
+		t.Fatalf(".mcp.json runs %q %v, want lwr --source-root %s mcp", s.Command, s.Args, root)
+	}
+	var mk struct {
+		Name    string `json:"name"`
+		Plugins []struct {
+			Name   string `json:"name"`
+			Source struct {
+				Path string `json:"path"`
+			} `json:"source"`
+		} `json:"plugins"`
+	}
+	b, _ = os.ReadFile(mfile)
+	if err := json.Unmarshal(b, &mk); err != nil || mk.Name != "team" || len(mk.Plugins) != 2 || mk.Plugins[0].Name != "other" ||
+		mk.Plugins[1].Name != PluginName || mk.Plugins[1].Source.Path != "./plugins/"+PluginName {
+		t.Fatalf("marketplace.json: %+v %v\n%s", mk, err, b)
 	}
 
-	if again, err := WritePlugin(dir); err != nil || again[0].Change != Unchanged {
+	if again, err := WritePlugin(dir, PluginOptions{SourceRoot: root, Repository: "https://example.com/lwr"}); err != nil || again[0].Change != Unchanged || again[3].Change != Unchanged {
 		t.Fatalf("second WritePlugin = %+v, %v", again, err)
 	}
 	foreign := filepath.Join(configtest.TempDir(t), "other")
@@ -149,7 +174,7 @@ func TestWritePlugin(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(foreign, ".codex-plugin", "plugin.json"), []byte(`{"name": "other"}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := WritePlugin(foreign); err == nil {
+	if _, err := WritePlugin(foreign, PluginOptions{}); err == nil {
 		t.Fatal("WritePlugin over another plugin succeeded")
 	}
 }

@@ -1,4 +1,4 @@
-package local
+package daemon
 
 import (
 	"context"
@@ -10,47 +10,44 @@ import (
 
 	"lwr/index"
 	"lwr/policy"
+	"lwr/research/local"
 )
 
 // ErrNoDaemon is returned when no daemon is running for the index.
 var ErrNoDaemon = errors.New("no daemon is running for this source root")
 
-// ErrStaleDaemon is returned when the daemon analyzes with another user
-// dictionary or version than the client (it must be restarted).
-var ErrStaleDaemon = errors.New("the daemon analyzes with other words")
-
 // Client is a Searcher served by the daemon of one index folder.
 type Client struct {
 	dir, addr, token string
+	schema           string
 	timeout          time.Duration
 	// syncWait and onSyncWait: see Options.
 	syncWait   time.Duration
-	onSyncWait func(Status)
+	onSyncWait func(local.Status)
 }
 
 // Dial returns a client of the daemon of the index folder dir, or
 // ErrNoDaemon when there is none. It does not connect: a request to an
 // endpoint nobody listens on (left by a killed daemon) fails with
-// ErrNoDaemon too. timeout bounds every request.
-func Dial(dir string, timeout time.Duration) (*Client, error) {
+// ErrNoDaemon too. timeout bounds the daemon's silence in every request
+// (not its work: a daemon that works says so). schema is the index schema
+// the client's searches expect (index.Options.Schema; "" accepts any).
+func Dial(dir, schema string, timeout time.Duration) (*Client, error) {
 	addr, token, err := endpoint(dir)
 	if err != nil {
 		return nil, err
 	}
-	return &Client{dir: dir, addr: addr, token: token, timeout: timeout}, nil
+	return &Client{dir: dir, addr: addr, token: token, schema: schema, timeout: timeout}, nil
 }
 
 func (c *Client) call(ctx context.Context, req wireRequest) (*wireResponse, error) {
 	return c.callWithin(ctx, req, c.timeout)
 }
 
-// callWithin sends one request and reads the answer within timeout (0:
-// as long as ctx allows).
+// callWithin sends one request and reads the answer, giving up after
+// timeout of silence (0: as long as ctx allows).
 func (c *Client) callWithin(ctx context.Context, req wireRequest, timeout time.Duration) (*wireResponse, error) {
-	req.V, req.Token = ProtocolVersion, c.token
-	if req.Schema == "" {
-		req.Schema = index.Schema()
-	}
+	req.V, req.Token, req.Schema = ProtocolVersion, c.token, c.schema
 	conn, err := dial(ctx, c.addr, net.Dialer{Timeout: max(c.timeout, time.Second)})
 	if err != nil {
 		return nil, err
@@ -68,32 +65,29 @@ func (c *Client) callWithin(ctx context.Context, req wireRequest, timeout time.D
 		_ = conn.SetWriteDeadline(time.Now().Add(timeout))
 	}
 	if _, err := conn.Write(append(b, '\n')); err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		var ne net.Error
-		if errors.As(err, &ne) && ne.Timeout() {
-			return nil, c.notAnswering()
-		}
-		return nil, fmt.Errorf("send to the daemon: %w", err)
+		return nil, c.failed(ctx, err, "send to the daemon")
 	}
-	// timeout bounds the daemon's silence, not its work: a daemon that
-	// works writes a space every heartbeat.
 	var resp wireResponse
 	if err := json.NewDecoder(silence{conn, timeout}).Decode(&resp); err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		var ne net.Error
-		if errors.As(err, &ne) && ne.Timeout() {
-			return nil, c.notAnswering()
-		}
-		return nil, fmt.Errorf("read the daemon's answer: %w", err)
+		return nil, c.failed(ctx, err, "read the daemon's answer")
 	}
 	if !resp.OK {
-		return nil, c.remote(resp.Code, resp.Error)
+		return nil, &remoteError{code: resp.Code, msg: resp.Error}
 	}
 	return &resp, nil
+}
+
+// failed is the error of a request whose connection failed: ctx's, a
+// silent daemon's, or what the connection says.
+func (c *Client) failed(ctx context.Context, err error, what string) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() {
+		return c.notAnswering()
+	}
+	return fmt.Errorf("%s: %w", what, err)
 }
 
 // silence reads a connection, giving up after d without a byte (0: no
@@ -119,7 +113,8 @@ func (c *Client) notAnswering() error {
 	return &notAnsweringError{who: who, d: c.timeout}
 }
 
-// notAnsweringError is a daemon that is silent; it matches ErrNotAnswering.
+// notAnsweringError is a daemon that is silent; it matches
+// local.ErrNotAnswering.
 type notAnsweringError struct {
 	who string
 	d   time.Duration
@@ -129,20 +124,13 @@ func (e *notAnsweringError) Error() string {
 	return fmt.Sprintf("%s does not answer (nothing for %s, search.daemon_timeout); restart it with lwr index stop and lwr index watch --detach", e.who, e.d)
 }
 
-func (e *notAnsweringError) Is(target error) bool { return target == ErrNotAnswering }
-
-func (c *Client) remote(code, msg string) error {
-	if code == codeSyncing {
-		return ErrSyncing
-	}
-	return &remoteError{code: code, msg: msg}
-}
+func (e *notAnsweringError) Is(target error) bool { return target == local.ErrNotAnswering }
 
 // whileSyncing sends req again while the daemon answers that it is still
 // building the index, for up to syncWait.
 func (c *Client) whileSyncing(ctx context.Context, req wireRequest) (*wireResponse, error) {
 	resp, err := c.call(ctx, req)
-	if !errors.Is(err, ErrSyncing) || c.syncWait <= 0 {
+	if !errors.Is(err, local.ErrSyncing) || c.syncWait <= 0 {
 		return resp, err
 	}
 	if c.onSyncWait != nil {
@@ -150,7 +138,7 @@ func (c *Client) whileSyncing(ctx context.Context, req wireRequest) (*wireRespon
 		c.onSyncWait(st)
 	}
 	deadline := time.Now().Add(c.syncWait)
-	for errors.Is(err, ErrSyncing) && time.Now().Before(deadline) {
+	for errors.Is(err, local.ErrSyncing) && time.Now().Before(deadline) {
 		select {
 		case <-ctx.Done():
 			return nil, ctx.Err()
@@ -158,35 +146,27 @@ func (c *Client) whileSyncing(ctx context.Context, req wireRequest) (*wireRespon
 		}
 		resp, err = c.call(ctx, req)
 	}
-	if errors.Is(err, ErrSyncing) {
-		return nil, fmt.Errorf("%w after %s of waiting (search.sync_wait); lwr index status shows its progress", ErrSyncing, c.syncWait)
+	if errors.Is(err, local.ErrSyncing) {
+		return nil, fmt.Errorf("%w after %s of waiting (search.sync_wait); lwr index status shows its progress", local.ErrSyncing, c.syncWait)
 	}
 	return resp, err
 }
 
 // Search runs a search in the daemon.
-func (c *Client) Search(ctx context.Context, req Request) (*Result, error) {
-	resp, err := c.whileSyncing(ctx, wireRequest{Op: opSearch, Search: &req})
+func (c *Client) Search(ctx context.Context, req local.Request) (*local.Result, error) {
+	resp, err := c.whileSyncing(ctx, wireRequest{Op: opSearch, Search: toWireSearch(req)})
 	if err != nil {
 		return nil, err
 	}
-	if resp.Result == nil || resp.Result.Result == nil {
+	if resp.Result == nil {
 		return nil, errors.New("the daemon answered without a result")
 	}
-	resp.Result.Via = ViaDaemon
-	return resp.Result, nil
-}
-
-// Render runs a search in the daemon, which renders it.
-func (c *Client) Render(ctx context.Context, req Request, f Format, tty bool) (string, error) {
-	resp, err := c.whileSyncing(ctx, wireRequest{Op: opSearch, Search: &req, Format: &f, TTY: tty})
+	res, err := fromWireResult(resp.Result)
 	if err != nil {
-		return "", err
+		return nil, fmt.Errorf("read the daemon's answer: %w", err)
 	}
-	if resp.Output == "" {
-		return "", errors.New("the daemon answered without output")
-	}
-	return resp.Output, nil
+	res.Via = local.ViaDaemon
+	return res, nil
 }
 
 // Policies asks the daemon which policies are in force.
@@ -202,20 +182,20 @@ func (c *Client) Policies(ctx context.Context, ignorePreference bool) (policy.Po
 }
 
 // Status asks the daemon how it is.
-func (c *Client) Status(ctx context.Context) (Status, error) {
+func (c *Client) Status(ctx context.Context) (local.Status, error) {
 	resp, err := c.call(ctx, wireRequest{Op: opStatus})
 	if err != nil {
-		return Status{Dir: c.dir}, err
+		return local.Status{Dir: c.dir, Changed: -1}, err
 	}
-	ds := resp.Status
-	if ds == nil {
-		return Status{Dir: c.dir}, errors.New("the daemon answered without its status")
+	if resp.Status == nil {
+		return local.Status{Dir: c.dir, Changed: -1}, errors.New("the daemon answered without its status")
 	}
+	ds := fromWireStatus(resp.Status)
 	is := ds.Index
 	// The daemon applies changes as they come: what is pending is changed.
-	st := Status{Root: ds.Root, Dir: ds.Dir, State: StateReady, Index: &is, Daemon: ds, Changed: ds.Watch.Pending}
+	st := local.Status{Root: ds.Root, Dir: ds.Dir, State: local.StateReady, Index: &is, Daemon: ds, Changed: ds.Watch.Pending}
 	if !is.Ready {
-		st.State = StateSyncing
+		st.State = local.StateSyncing
 	}
 	return st, nil
 }
@@ -232,7 +212,7 @@ func (c *Client) Skipped(ctx context.Context) ([]index.Skip, error) {
 // Sync asks the daemon to sync now, as lwr index build would, and waits
 // for it; progress, when not nil, is told the daemon's state about twice a
 // second meanwhile (its ToRead and Done count the files of the sync). A
-// daemon that stops answering meanwhile is ErrNotAnswering.
+// daemon that stops answering meanwhile is local.ErrNotAnswering.
 func (c *Client) Sync(ctx context.Context, p SyncParams, progress func(index.WatchState)) (index.BuildStats, error) {
 	type answer struct {
 		resp *wireResponse
@@ -240,7 +220,9 @@ func (c *Client) Sync(ctx context.Context, p SyncParams, progress func(index.Wat
 	}
 	done := make(chan answer, 1)
 	go func() {
-		resp, err := c.callWithin(ctx, wireRequest{Op: opSync, Sync: &p}, 0)
+		// The daemon writes a space every heartbeat while it syncs: its
+		// silence, not the length of the sync, ends the wait.
+		resp, err := c.callWithin(ctx, wireRequest{Op: opSync, Sync: &p}, c.timeout)
 		done <- answer{resp, err}
 	}()
 	tick := time.NewTicker(500 * time.Millisecond)
@@ -249,8 +231,7 @@ func (c *Client) Sync(ctx context.Context, p SyncParams, progress func(index.Wat
 		select {
 		case a := <-done:
 			if a.err != nil {
-				var re *remoteError
-				if errors.As(a.err, &re) && re.code == codeBadRequest {
+				if errors.Is(a.err, errBadRequest) {
 					return index.BuildStats{}, fmt.Errorf("%v; restart the daemon with this lwr (lwr index stop, then lwr index watch --detach)", a.err)
 				}
 				return index.BuildStats{}, a.err
@@ -258,15 +239,12 @@ func (c *Client) Sync(ctx context.Context, p SyncParams, progress func(index.Wat
 			if a.resp.Build == nil {
 				return index.BuildStats{}, errors.New("the daemon answered without what it synced")
 			}
-			return *a.resp.Build, nil
+			return fromWireBuild(a.resp.Build), nil
 		case <-tick.C:
-			// A daemon that stops answering its status (hung) ends the
-			// wait; one that syncs answers it between files.
-			resp, err := c.call(ctx, wireRequest{Op: opStatus})
-			switch {
-			case errors.Is(err, ErrNotAnswering):
-				return index.BuildStats{}, err
-			case err == nil && resp.Status != nil && progress != nil:
+			if progress == nil {
+				continue
+			}
+			if resp, err := c.call(ctx, wireRequest{Op: opStatus}); err == nil && resp.Status != nil {
 				progress(resp.Status.Watch)
 			}
 		}

@@ -1,6 +1,6 @@
 //go:build !windows
 
-package local
+package daemon
 
 import (
 	"context"

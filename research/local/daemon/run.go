@@ -1,4 +1,4 @@
-package local
+package daemon
 
 import (
 	"context"
@@ -13,18 +13,15 @@ import (
 	"strings"
 	"time"
 
-	"lwr/analyzer"
 	"lwr/index"
+	"lwr/research/local"
 )
 
-// DaemonOptions configure the daemon of one source root.
-type DaemonOptions struct {
-	// Index is the index it keeps (its Role is set to index.RoleWatch).
-	Index index.Options
-	// SynonymFile is the user's synonym dictionary ("" for none).
-	SynonymFile string
-	// NoThesaurus leaves SudachiDict's synonym groups out.
-	NoThesaurus bool
+// RunOptions configure the daemon of one source root.
+type RunOptions struct {
+	// Local is its session's options: the index it keeps (its Role is set
+	// to index.RoleWatch), its dictionary.
+	Local local.Options
 	// Poll rescans at this interval instead of listening for events;
 	// RemotePoll is the interval on a volume without trustworthy change
 	// notifications (network drives, Google Drive for desktop).
@@ -34,14 +31,19 @@ type DaemonOptions struct {
 	Drain time.Duration
 	// Listening is called once the daemon answers requests, with where.
 	Listening func(root, endpoint string)
-	Logger    *slog.Logger
+	// Abort, when it ends, stops the daemon at once: the batch it writes
+	// and the requests in flight are left (as a kill would leave them,
+	// which the next open of the index repairs), and Run returns
+	// ErrAborted.
+	Abort  context.Context
+	Logger *slog.Logger
 }
 
-// ErrDaemonRunning is returned when a daemon already serves the index.
-var ErrDaemonRunning = errors.New("a daemon is already running for this source root")
+// ErrAborted is Run's error when Abort ended.
+var ErrAborted = errors.New("the daemon was stopped at once")
 
 // runningError names the daemon that runs already; it matches
-// ErrDaemonRunning.
+// local.ErrDaemonRunning.
 type runningError struct {
 	root string
 	pid  int
@@ -51,13 +53,13 @@ func (e *runningError) Error() string {
 	return fmt.Sprintf("a daemon for %s is already running (process %d); stop it with lwr index stop", e.root, e.pid)
 }
 
-func (e *runningError) Unwrap() error { return ErrDaemonRunning }
+func (e *runningError) Unwrap() error { return local.ErrDaemonRunning }
 
-// RunDaemon is the daemon (lwr index watch): it opens the index for
-// writing, answers requests, syncs once and then keeps the index current
-// as files change, until ctx ends or a stop request comes; it then
-// finishes its batch, drains the requests in flight and closes the index.
-func RunDaemon(ctx context.Context, opts DaemonOptions) error {
+// Run is the daemon (lwr index watch): it opens the index for writing,
+// answers requests, syncs once and then keeps the index current as files
+// change, until ctx ends or a stop request comes; it then finishes its
+// batch, drains the requests in flight and closes the index.
+func Run(ctx context.Context, opts RunOptions) error {
 	log := opts.Logger
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -65,11 +67,7 @@ func RunDaemon(ctx context.Context, opts DaemonOptions) error {
 	if opts.Drain <= 0 {
 		opts.Drain = 5 * time.Second
 	}
-	dict, err := loadDictionary(opts.SynonymFile, opts.NoThesaurus)
-	if err != nil {
-		return err
-	}
-	wo := opts.Index
+	wo := opts.Local.Index
 	wo.Role, wo.Logger = index.RoleWatch, log
 	ix, err := index.Open(ctx, wo)
 	if err != nil {
@@ -79,14 +77,27 @@ func RunDaemon(ctx context.Context, opts DaemonOptions) error {
 		}
 		return err
 	}
-	defer ix.Close()
+	aborted := false
+	defer func() {
+		if !aborted {
+			ix.Close()
+		}
+	}()
+	lo := opts.Local
+	lo.Logger = log
+	session := local.SessionOn(ix, nil, lo)
+	// The synonym dictionary now (a file it cannot use fails the start),
+	// the analyzer's in the background: the daemon answers at once, and the
+	// first search does not pay for them.
+	if err := session.LoadDictionary(); err != nil {
+		return err
+	}
+	go func() { _ = lo.Index.AnalyzerOf().Preload() }()
 	ln, cleanup, token, err := listen(ix.Dir())
 	if err != nil {
 		return err
 	}
 	defer cleanup()
-	// Load the dictionary now: the first search must not pay for it.
-	go func() { _ = analyzer.Default().Preload() }()
 	run, stop := context.WithCancel(ctx)
 	defer stop()
 	requests := make(chan index.SyncRequest)
@@ -107,26 +118,53 @@ func RunDaemon(ctx context.Context, opts DaemonOptions) error {
 			return index.BuildStats{}, ctx.Err()
 		}
 	}
-	srv := NewServer(ix, dict, ServerOptions{Stop: stop, Sync: syncNow, Token: token, Logger: log})
+	ready := false
+	if st, err := ix.Status(); err == nil && st.Ready {
+		ready = true
+	}
+	srv := NewServer(session, ready, ServerOptions{Schema: ix.Schema(), Watch: ix.WatchState, Stop: stop, Sync: syncNow, Token: token, Logger: log})
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(run, ln, opts.Drain) }()
 	if opts.Listening != nil {
 		opts.Listening(ix.Root(), ln.Addr().String())
 	}
-	werr := ix.Watch(run, index.WatchOptions{
-		Poll: opts.Poll, RemotePoll: opts.RemotePoll, Requests: requests,
-		OnSync: func(st index.BuildStats, err error) {
-			if err == nil {
-				srv.MarkReady()
-			}
-			// A sync allocates a lot and then idles: give the memory back.
-			debug.FreeOSMemory()
-		},
-	})
+	watched := make(chan error, 1)
+	go func() {
+		watched <- ix.Watch(run, index.WatchOptions{
+			Poll: opts.Poll, RemotePoll: opts.RemotePoll, Requests: requests,
+			OnSync: func(st index.BuildStats, err error) {
+				if err == nil {
+					// The titles for relations are read again.
+					session.Refresh()
+					srv.MarkReady()
+				}
+				// A sync allocates a lot and then idles: give the memory back.
+				debug.FreeOSMemory()
+			},
+		})
+	}()
+	abort := opts.Abort
+	if abort == nil {
+		abort = context.Background()
+	}
+	var werr error
+	select {
+	case werr = <-watched:
+	case <-abort.Done():
+		aborted = true
+		log.Warn("stopped at once")
+		return ErrAborted
+	}
 	log.Info("stopping")
 	stop()
-	if err := <-served; err != nil && werr == nil {
-		werr = err
+	select {
+	case err := <-served:
+		if err != nil && werr == nil {
+			werr = err
+		}
+	case <-abort.Done():
+		aborted = true
+		return ErrAborted
 	}
 	if errors.Is(werr, context.Canceled) {
 		werr = nil
@@ -138,8 +176,8 @@ func RunDaemon(ctx context.Context, opts DaemonOptions) error {
 	return nil
 }
 
-// DaemonStart is how to start a daemon in the background.
-type DaemonStart struct {
+// StartOptions are how to start a daemon in the background.
+type StartOptions struct {
 	// Exe and Args are the command (lwr … index watch); Env its
 	// environment (nil: this process's).
 	Exe  string
@@ -151,10 +189,10 @@ type DaemonStart struct {
 	Wait bool
 }
 
-// StartDaemon starts a daemon detached from this process and its
-// terminal, its output appended to daemon.log in the index folder. It
-// returns the process id.
-func StartDaemon(ctx context.Context, d DaemonStart) (int, error) {
+// Start starts a daemon detached from this process and its terminal, its
+// output appended to daemon.log in the index folder. It returns the
+// process id.
+func Start(ctx context.Context, d StartOptions) (int, error) {
 	if err := os.MkdirAll(d.Dir, 0o700); err != nil {
 		return 0, err
 	}
@@ -208,8 +246,8 @@ func StartDaemon(ctx context.Context, d DaemonStart) (int, error) {
 
 // answering returns the status of the daemon that answers for an index
 // folder, if one does.
-func answering(ctx context.Context, dir string) (*DaemonStatus, bool) {
-	cl, err := Dial(dir, time.Second)
+func answering(ctx context.Context, dir string) (*local.DaemonStatus, bool) {
+	cl, err := Dial(dir, "", 3*time.Second)
 	if err != nil {
 		return nil, false
 	}
@@ -229,17 +267,17 @@ func lastLine(p string) string {
 	return lines[len(lines)-1]
 }
 
-// StopDaemon stops the daemon of an index folder: it asks it over its
-// transport (a daemon that holds the index but does not listen is
-// terminated), then waits until it released the index. It returns the
-// daemon's process id, or ErrNoDaemon when none runs.
-func StopDaemon(ctx context.Context, dir string, timeout time.Duration) (int, error) {
+// Stop stops the daemon of an index folder: it asks it over its transport
+// (a daemon that holds the index but does not listen is terminated), then
+// waits until it released the index. It returns the daemon's process id,
+// or ErrNoDaemon when none runs.
+func Stop(ctx context.Context, dir string, timeout time.Duration) (int, error) {
 	h, held := index.LockHolder(dir)
 	if !held || !h.Daemon() {
 		return 0, ErrNoDaemon
 	}
 	asked := false
-	if cl, err := Dial(dir, timeout); err == nil {
+	if cl, err := Dial(dir, "", timeout); err == nil {
 		asked = cl.Stop(ctx) == nil
 	}
 	if !asked {

@@ -1,4 +1,4 @@
-package local
+package daemon
 
 import (
 	"bufio"
@@ -14,13 +14,18 @@ import (
 	"sync/atomic"
 	"time"
 
-	"lwr/analyzer"
 	"lwr/index"
-	"lwr/policy"
+	"lwr/research/local"
 )
 
 // ServerOptions configure a Server.
 type ServerOptions struct {
+	// Schema is the index schema the served searcher analyzes with
+	// (index.Options.Schema); a request of another is refused as stale.
+	Schema string
+	// Watch is the state of the watch that keeps the index current (nil:
+	// none).
+	Watch func() index.WatchState
 	// Stop is called by a stop request.
 	Stop func()
 	// Sync runs a sync now and returns what it did (nil: sync requests
@@ -35,49 +40,34 @@ type ServerOptions struct {
 	Logger    *slog.Logger
 }
 
-// Server answers the requests of one open index: searches (through a
-// Session that reads the policies at every search), policies, status and
-// stop.
+// Server answers the requests of the daemon's clients with a Searcher
+// (the daemon's session): a few lines per request, the Searcher does the
+// work.
 type Server struct {
-	ix      *index.Index
-	s       *Session
-	search  searchService // s, unless a test stands in for it
+	s       local.Searcher
 	opts    ServerOptions
 	started time.Time
 	ready   atomic.Bool
 	wg      sync.WaitGroup
+	onBeat  func() // called after each heartbeat (tests)
 }
 
-// searchService is what the server asks for searches and policies.
-type searchService interface {
-	Search(ctx context.Context, req Request) (*Result, error)
-	Policies(ctx context.Context, ignorePreference bool) (policy.Policies, error)
-}
-
-// NewServer serves ix with the synonym dictionary dict. Until MarkReady
-// is called, searches fail with ErrSyncing unless the index was ready
-// when it was opened.
-func NewServer(ix *index.Index, dict *analyzer.Synonyms, opts ServerOptions) *Server {
+// NewServer serves s. Until MarkReady is called, searches fail with
+// local.ErrSyncing unless ready says the index is ready already.
+func NewServer(s local.Searcher, ready bool, opts ServerOptions) *Server {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	if opts.Heartbeat <= 0 {
 		opts.Heartbeat = 250 * time.Millisecond
 	}
-	srv := &Server{ix: ix, s: serving(ix, dict, Options{Logger: opts.Logger}), opts: opts, started: time.Now()}
-	srv.search = srv.s
-	if st, err := ix.Status(); err == nil && st.Ready {
-		srv.ready.Store(true)
-	}
+	srv := &Server{s: s, opts: opts, started: time.Now()}
+	srv.ready.Store(ready)
 	return srv
 }
 
-// MarkReady lets searches in after a sync, and refreshes what the server
-// keeps of the index (the titles for relations).
-func (srv *Server) MarkReady() {
-	srv.s.Refresh()
-	srv.ready.Store(true)
-}
+// MarkReady lets searches in (after a sync).
+func (srv *Server) MarkReady() { srv.ready.Store(true) }
 
 // Serve answers connections until ctx ends, then waits up to drain for the
 // requests in flight.
@@ -116,18 +106,10 @@ func (srv *Server) Serve(ctx context.Context, ln net.Listener, drain time.Durati
 
 func (srv *Server) handle(ctx context.Context, c net.Conn) {
 	defer c.Close()
-	_ = c.SetDeadline(time.Now().Add(60 * time.Second))
+	_ = c.SetReadDeadline(time.Now().Add(60 * time.Second))
 	line, err := bufio.NewReaderSize(io.LimitReader(c, maxRequest), 64<<10).ReadBytes('\n')
 	if err != nil && len(line) == 0 {
 		return
-	}
-	// A sync runs as long as the build does (the first of a large tree
-	// takes minutes); the client bounds its own wait.
-	var head struct {
-		Op op `json:"op"`
-	}
-	if json.Unmarshal(line, &head) == nil && head.Op == opSync {
-		_ = c.SetDeadline(time.Time{})
 	}
 	// The request runs on at shutdown (it is drained), but ends when its
 	// client goes away: the client sends nothing after its line, so a read
@@ -152,8 +134,7 @@ func (srv *Server) handle(ctx context.Context, c net.Conn) {
 		_ = c.SetWriteDeadline(time.Now().Add(30 * time.Second))
 		_, _ = c.Write(b)
 	}
-	stopBeat := make(chan struct{})
-	beating := make(chan struct{})
+	stopBeat, beating := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(beating)
 		write([]byte{' '})
@@ -163,13 +144,15 @@ func (srv *Server) handle(ctx context.Context, c net.Conn) {
 			select {
 			case <-t.C:
 				write([]byte{' '})
+				if srv.onBeat != nil {
+					srv.onBeat()
+				}
 			case <-stopBeat:
 				return
 			}
 		}
 	}()
-	var resp wireResponse
-	srv.answerLine(rctx, line, &resp)
+	resp := srv.answerLine(rctx, line)
 	close(stopBeat)
 	<-beating
 	b, err := json.Marshal(resp)
@@ -180,8 +163,8 @@ func (srv *Server) handle(ctx context.Context, c net.Conn) {
 }
 
 // answerLine answers one request line.
-func (srv *Server) answerLine(ctx context.Context, line []byte, resp *wireResponse) {
-	resp.V = ProtocolVersion
+func (srv *Server) answerLine(ctx context.Context, line []byte) wireResponse {
+	resp := wireResponse{V: ProtocolVersion}
 	var req wireRequest
 	switch {
 	case json.Unmarshal(line, &req) != nil:
@@ -190,42 +173,47 @@ func (srv *Server) answerLine(ctx context.Context, line []byte, resp *wireRespon
 		resp.Code, resp.Error = codeDenied, "the request does not carry this daemon's token"
 	case req.V != ProtocolVersion:
 		resp.Code, resp.Error = codeBadRequest, fmt.Sprintf("the daemon speaks protocol %d, the request %d; restart the daemon with this lwr (lwr index stop, then lwr index watch --detach)", ProtocolVersion, req.V)
-	case (req.Op == opSearch || req.Op == opSync) && req.Schema != "" && req.Schema != index.Schema():
+	case (req.Op == opSearch || req.Op == opSync) && req.Schema != "" && req.Schema != srv.opts.Schema:
 		// Started before search.user_dict changed (or by another lwr):
 		// its index and its analysis of the query hold the old words.
-		resp.Code, resp.Error = codeStale, "the daemon analyzes with other words of search.user_dict (or is another lwr) than this command; restart it: lwr index stop, then lwr index watch --detach"
+		resp.Code, resp.Error = codeOf(local.ErrStaleDaemon), "the daemon analyzes with other words of search.user_dict (or is another lwr) than this command; restart it: lwr index stop, then lwr index watch --detach"
 	default:
 		srv.opts.Logger.Debug("request", "op", req.Op)
-		srv.answer(ctx, req, resp)
+		if err := srv.answer(ctx, req, &resp); err != nil {
+			resp.Code, resp.Error = codeOf(err), err.Error()
+		}
 	}
 	resp.OK = resp.Error == ""
+	return resp
 }
 
-func (srv *Server) answer(ctx context.Context, req wireRequest, resp *wireResponse) {
-	fail := func(code string, err error) { resp.Code, resp.Error = code, err.Error() }
+// answer is the server's few lines per request.
+func (srv *Server) answer(ctx context.Context, req wireRequest, resp *wireResponse) error {
 	switch req.Op {
 	case opStatus:
-		st, err := srv.ix.Status()
+		st, err := srv.s.Status(ctx)
 		if err != nil {
-			fail(codeFailed, err)
-			return
+			return err
 		}
-		resp.Status = &DaemonStatus{PID: os.Getpid(), Started: srv.started, Root: srv.ix.Root(), Dir: srv.ix.Dir(), Index: st, Watch: srv.ix.WatchState()}
+		d := local.DaemonStatus{PID: os.Getpid(), Started: srv.started, Root: st.Root, Dir: st.Dir}
+		if st.Index != nil {
+			d.Index = *st.Index
+		}
+		if srv.opts.Watch != nil {
+			d.Watch = srv.opts.Watch()
+		}
+		resp.Status = toWireStatus(d)
 	case opSkipped:
-		sk, err := srv.ix.Skipped()
-		if err != nil {
-			fail(codeFailed, err)
-			return
-		}
+		sk, err := srv.s.Skipped(ctx)
 		resp.Skipped = sk
+		return err
 	case opStop:
 		if srv.opts.Stop != nil {
 			srv.opts.Stop()
 		}
 	case opSync:
 		if srv.opts.Sync == nil {
-			fail(codeBadRequest, errors.New("this daemon does not sync on request"))
-			return
+			return local.Invalidf("this daemon does not sync on request")
 		}
 		var p SyncParams
 		if req.Sync != nil {
@@ -233,41 +221,31 @@ func (srv *Server) answer(ctx context.Context, req wireRequest, resp *wireRespon
 		}
 		st, err := srv.opts.Sync(ctx, p)
 		if err != nil {
-			fail(codeFailed, err)
-			return
+			return err
 		}
-		resp.Build = &st
+		resp.Build = toWireBuild(st)
 	case opPolicies:
-		p, err := srv.search.Policies(ctx, req.IgnorePreference)
-		if err != nil {
-			fail(errorCode(err), err)
-			return
-		}
+		p, err := srv.s.Policies(ctx, req.IgnorePreference)
 		resp.Policies = &p
+		return err
 	case opSearch:
 		if !srv.ready.Load() {
-			fail(codeSyncing, ErrSyncing)
-			return
+			return local.ErrSyncing
 		}
-		if req.Search == nil || len(req.Search.Query.Words) == 0 {
-			fail(codeEmptyQuery, index.ErrEmptyQuery)
-			return
+		if req.Search == nil {
+			return index.ErrEmptyQuery
 		}
-		res, err := srv.search.Search(ctx, *req.Search)
+		r, err := fromWireSearch(req.Search)
 		if err != nil {
-			fail(errorCode(err), err)
-			return
+			return err
 		}
-		if f := req.Format; f != nil && f.lineFormat() {
-			resp.Output = renderLines(res, srv.ix.Rules(), *f, req.Search.Context, queryWords(req.Search.Query), req.TTY)
-			return
+		res, err := srv.s.Search(ctx, r)
+		if err != nil {
+			return err
 		}
-		if req.Format != nil {
-			resp.Output = Render(res, *req.Format, req.TTY)
-			return
-		}
-		resp.Result = res
+		resp.Result = toWireResult(res)
 	default:
-		fail(codeBadRequest, fmt.Errorf("unknown operation %q", req.Op))
+		return fmt.Errorf("%w: unknown operation %q", errBadRequest, req.Op)
 	}
+	return nil
 }
