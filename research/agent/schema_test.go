@@ -120,7 +120,7 @@ func TestReadOnlyTools(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	readOnly := map[string]bool{"search": true, "read": true, "status": true, "validate": true, "web_search": true}
+	readOnly := map[string]bool{"search": true, "read": true, "status": true, "validate": true, "web_search": true, "deep_status": true}
 	for _, tool := range res.Tools {
 		got := tool.Annotations != nil && tool.Annotations.ReadOnlyHint
 		if got != readOnly[tool.Name] {
