@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"lwr/config/configtest"
 )
 
 func TestParseUserDict(t *testing.T) {
@@ -41,7 +43,7 @@ func TestParseUserDict(t *testing.T) {
 // built with it — no process-wide setting: the analyzer without one, used
 // before and after, still cuts the word apart.
 func TestUserDictIsPerAnalyzer(t *testing.T) {
-	p := filepath.Join(t.TempDir(), "words.txt")
+	p := filepath.Join(configtest.TempDir(t), "words.txt")
 	if err := os.WriteFile(p, []byte("新規事業推進室\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +69,7 @@ func TestUserDictIsPerAnalyzer(t *testing.T) {
 	if with.UserDictID() == "" || with.UserDictID() != ud.ID() || Default().UserDictID() != "" {
 		t.Errorf("ids: %q %q %q", with.UserDictID(), ud.ID(), Default().UserDictID())
 	}
-	if _, err := LoadUserDict(filepath.Join(t.TempDir(), "none.txt")); !errors.Is(err, ErrUserDict) {
+	if _, err := LoadUserDict(filepath.Join(configtest.TempDir(t), "none.txt")); !errors.Is(err, ErrUserDict) {
 		t.Errorf("a missing file: %v", err)
 	}
 }

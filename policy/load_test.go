@@ -88,6 +88,9 @@ func TestInvalidPolicyFiles(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(strings.TrimSuffix(tt.file, ".json"), func(t *testing.T) {
+			if tt.problem == "backslash" && runtime.GOOS == "windows" {
+				t.Skip("a backslash is a separator on Windows (config/glob)")
+			}
 			currentness := strings.HasPrefix(tt.file, "c-")
 			name, code, sentinel, other := PreferencesFile, CodePreferencesInvalid, ErrPreferencesInvalid, ErrCurrentnessInvalid
 			if currentness {

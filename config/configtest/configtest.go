@@ -6,7 +6,9 @@
 package configtest
 
 import (
+	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 )
 
@@ -31,4 +33,26 @@ func Env(t testing.TB, extra ...string) []string {
 		"LOCALAPPDATA=" + filepath.Join(home, "AppData", "Local"),
 		"APPDATA=" + filepath.Join(home, "AppData", "Roaming"),
 	}, extra...)
+}
+
+// RemoveAll removes a folder tree, also where the operating system's
+// removal of one is not available (see TempDir); a failure fails the test.
+func RemoveAll(t testing.TB, dir string) {
+	t.Helper()
+	if err := removeAll(dir); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Symlink makes a symbolic link, or skips the test where links are not
+// what users meet: Windows, where they need a privilege (and Wine makes
+// them unix links, which the Windows build does not see as links).
+func Symlink(t testing.TB, target, link string) {
+	t.Helper()
+	if runtime.GOOS == "windows" {
+		t.Skip("symbolic links need a privilege on Windows (and Wine makes them unix links)")
+	}
+	if err := os.Symlink(target, link); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
 }

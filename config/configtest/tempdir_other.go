@@ -2,6 +2,11 @@
 
 package configtest
 
-import "testing"
+import (
+	"os"
+	"testing"
+)
 
 func tempDir(t testing.TB) string { return t.TempDir() }
+
+func removeAll(dir string) error { return os.RemoveAll(dir) }

@@ -21,6 +21,13 @@ func tempDir(t testing.TB) string {
 	return dir
 }
 
+func removeAll(dir string) error {
+	if _, err := os.Lstat(dir); os.IsNotExist(err) {
+		return nil
+	}
+	return removeTree(dir)
+}
+
 // removeTree removes files first, then folders deepest first.
 func removeTree(dir string) error {
 	var dirs []string

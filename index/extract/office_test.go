@@ -12,6 +12,8 @@ import (
 	"testing"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"lwr/config/configtest"
 )
 
 // officeZip writes an Office file's parts (name, content pairs) as the
@@ -481,7 +483,7 @@ func TestLongParagraphWrapped(t *testing.T) {
 // TestCacheRefusesOversizedAndOld: text kept by an older extractor, or
 // more than the budget, is not returned.
 func TestCacheRefusesOversizedAndOld(t *testing.T) {
-	c := Cache{Dir: t.TempDir(), MaxText: 10}
+	c := Cache{Dir: configtest.TempDir(t), MaxText: 10}
 	sum := strings.Repeat("cd", 32)
 	c.Put(sum, &Text{Format: "xlsx", Lines: []string{strings.Repeat("あ", 11)}, Locators: []Locator{{}}, Version: Version})
 	if _, ok := c.Get(sum); ok {
