@@ -135,7 +135,13 @@ type Match struct {
 	// OwnMatch: the document's own text holds every query word, not only
 	// synonyms or bigrams (ranked mode: for SearchOptions.Preferred only).
 	OwnMatch bool
-	Explain  string
+	// Also are further passages of the file that state what the question
+	// asks for (ranked mode), after the snippet's.
+	Also []Excerpt `json:",omitempty"`
+	// Answer is the unit of the snippet that best states what the
+	// question asks for (ranked mode), nil when none holds a word.
+	Answer  *Answer `json:",omitempty"`
+	Explain string
 }
 
 // Result is the answer to a search.
@@ -155,7 +161,10 @@ type Result struct {
 	Content []string
 	// Synonyms are the synonyms that were added.
 	Synonyms []string
-	Took     time.Duration
+	// Plan is the ranked query's plan, its clauses and weights
+	// (SearchOptions.Explain).
+	Plan string `json:",omitempty"`
+	Took time.Duration
 }
 
 // Search runs a query.

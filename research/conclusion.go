@@ -323,7 +323,47 @@ func mainPoint(s source, q question) (Point, int) {
 		}
 		return p, tier
 	}
+	p, tier := localPoint(s, q)
+	if ed := s.hit.Edition(); ed != "" {
+		p.Labels = append(p.Labels, "版: "+ed)
+	}
+	if s.hit.Ext.Preferred != nil {
+		p.Labels = append(p.Labels, "優先資料")
+	}
+	if at, ok := edition.AbolishedAt(s.hit.Match.Editions); ok {
+		p.Labels = append(p.Labels, "廃止("+at+")")
+	} else if superseded(s.hit) {
+		p.Labels = append(p.Labels, "旧版")
+	}
+	for _, rec := range s.hit.Ext.Currentness {
+		p.Labels = append(p.Labels, rec.Meaning.Label)
+	}
+	return p, tier
+}
+
+// maxPointLines bounds the lines a key point cites.
+const maxPointLines = 6
+
+// localPoint is the point of a local source and its tier: the unit the
+// search found to state the answer (a rule's sentence, a table row with
+// its headers, a list item), else the line of its snippet that holds the
+// most query words.
+func localPoint(s source, q question) (Point, int) {
 	m := s.hit.Match
+	if a := m.Answer; a != nil && a.StartLine >= m.StartLine && a.EndLine <= m.EndLine && strings.TrimSpace(a.Text) != "" {
+		p := Point{Ref: s.ref, Where: s.hit.Path, Line: a.StartLine, Text: report.Cut(a.Text, 160)}
+		if end := min(a.EndLine, a.StartLine+maxPointLines-1); end > a.StartLine {
+			p.EndLine = end
+		}
+		tier := tierAbout
+		switch f := analyzer.Fold(a.Text); {
+		case !q.about(analyzer.Fold(m.Title + "\n" + m.Snippet)):
+			tier = tierFiller
+		case q.asked.any() && answersAny(q.asked, factsOf(f, 0)), a.Stated >= 1:
+			tier = tierAnswer
+		}
+		return p, tier
+	}
 	lines := strings.Split(m.Snippet, "\n")
 	// The line with the most query words (highlighted bytes), a line
 	// stating an amount or a date counting a little more; headings and
@@ -422,20 +462,6 @@ func mainPoint(s source, q question) (Point, int) {
 		tier = tierAnswer
 	default:
 		tier = tierAbout
-	}
-	if ed := s.hit.Edition(); ed != "" {
-		p.Labels = append(p.Labels, "版: "+ed)
-	}
-	if s.hit.Ext.Preferred != nil {
-		p.Labels = append(p.Labels, "優先資料")
-	}
-	if at, ok := edition.AbolishedAt(s.hit.Match.Editions); ok {
-		p.Labels = append(p.Labels, "廃止("+at+")")
-	} else if superseded(s.hit) {
-		p.Labels = append(p.Labels, "旧版")
-	}
-	for _, rec := range s.hit.Ext.Currentness {
-		p.Labels = append(p.Labels, rec.Meaning.Label)
 	}
 	return p, tier
 }
