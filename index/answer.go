@@ -27,6 +27,10 @@ const (
 	// wPrior weighs the index's score of the passage a unit stands in:
 	// a unit scores × (1 - wPrior + wPrior × passage/best passage).
 	wPrior = 0.4
+	// wValue adds to the stated factor of a unit that states the asked
+	// value when the question asks for one (an amount, a quantity, a
+	// date, a version): without it a unit is no answer at all.
+	wValue = 1.0
 	// wNamed multiplies a unit under headings that name the question's
 	// words (1 + wNamed × their weighted share).
 	wNamed = 1.0
@@ -71,7 +75,11 @@ type Answer struct {
 	Text      string  `json:"text"`
 	Kind      string  `json:"kind"` // text, item, row, heading, code
 	Stated    float64 `json:"stated"`
-	Asked     string  `json:"asked,omitempty"` // what the question asks for (数量(文字)+可否)
+	// Coverage is the weighted share of the question's words the unit
+	// holds, counting those of what it stands under and of the file's
+	// name and title.
+	Coverage float64 `json:"coverage"`
+	Asked    string  `json:"asked,omitempty"` // what the question asks for (数量(文字)+可否)
 	// Why is how the unit scored, with SearchOptions.Explain.
 	Why string `json:"why,omitempty"`
 }
@@ -90,6 +98,7 @@ type chosen struct {
 // unitScore is one unit's score and its parts.
 type unitScore struct {
 	score, words, coverage, stated, prior, kind, heading float64
+	share                                                float64 // covered/total, before unitAlpha
 	held                                                 []bool
 }
 
@@ -104,6 +113,9 @@ type chooser struct {
 	// it in its table or list.
 	siblings []string
 	code     bool // the question asks for a command or a way to write something
+	// example: the file is a form, template, example, FAQ or minutes the
+	// question does not ask about: what it states is no rule's value.
+	example bool
 }
 
 // cword is a word of the question as the chooser looks for it.
@@ -153,6 +165,10 @@ func isNumber(s string) bool {
 // what the file is about.
 const topicShare = 0.25
 
+// wExampleDoc scales how well a unit of a form, an example or minutes
+// states the asked value (KindOf).
+const wExampleDoc = 0.3
+
 // wHeadWord scales the words score of a word the file's head holds;
 // wCondition weighs a condition as rules write it (子 for 子ども);
 // wPhrase adds a compound of the question found as written (介護休業, not
@@ -193,7 +209,7 @@ func chooserWords(p *rankedPlan) []cword {
 		}
 		ws = append(ws, w)
 	}
-	for _, sp := range p.spans {
+	for _, sp := range p.compounds {
 		if f := analyzer.Fold(sp); utf8.RuneCountInString(f) >= 3 && !has(f) {
 			ws = append(ws, cword{forms: []form{{text: f}}, weight: wPhrase, bonus: true})
 		}
@@ -416,9 +432,10 @@ func (c *chooser) score(k int, prior float64) unitScore {
 	if us.words == 0 {
 		return us
 	}
-	us.coverage = 1
+	us.coverage, us.share = 1, 1
 	if total > 0 {
-		us.coverage = math.Pow(covered/total, unitAlpha)
+		us.share = covered / total
+		us.coverage = math.Pow(us.share, unitAlpha)
 	}
 	us.kind = 1
 	switch {
@@ -434,6 +451,9 @@ func (c *chooser) score(k int, prior float64) unitScore {
 		}
 	}
 	us.stated = p.asked.stated(c.folded[k])
+	if exampleLine.MatchString(c.s.lines[u.start]) {
+		us.stated = 0 // （例）宿泊費 5000円: an example, not the rule's value
+	}
 	if u.kind == unitRow && u.header >= 0 {
 		// Each cell under its column's name: バージョン 16, 休暇日数 5日.
 		hdr := c.s.units[u.header].cells
@@ -445,6 +465,9 @@ func (c *chooser) score(k int, prior float64) unitScore {
 	}
 	if us.stated == 0 && p.asked.Has(AskThing) && u.kind == unitItem && u.lead >= 0 {
 		us.stated = 0.4 // an item of a list its lead-in introduces
+	}
+	if c.example {
+		us.stated *= wExampleDoc
 	}
 	us.prior = prior
 	// The headings it stands under name the question's words: the
@@ -464,7 +487,11 @@ func (c *chooser) score(k int, prior float64) unitScore {
 	if total > 0 {
 		us.heading = named / total
 	}
-	us.score = us.words * us.coverage * us.kind * (1 + wStated*us.stated) * (1 + wNamed*us.heading) * (1 - wPrior + wPrior*prior)
+	stated := 1 + wStated*us.stated
+	if us.stated >= 1 && p.asked.Value() {
+		stated += wValue // the asked value itself: 93日 for 何日
+	}
+	us.score = us.words * us.coverage * us.kind * stated * (1 + wNamed*us.heading) * (1 - wPrior + wPrior*prior)
 	return us
 }
 
@@ -472,8 +499,9 @@ func (c *chooser) score(k int, prior float64) unitScore {
 // best states what the question asks, widened with the header row,
 // lead-in or heading it stands under and with its neighbours while the
 // snippet fits maxChars. hits are the index's passages of the file.
-func choose(s *structure, p *rankedPlan, head string, hits []scoredPassage, maxChars int, explain bool) chosen {
+func choose(s *structure, p *rankedPlan, head string, kind DocKind, hits []scoredPassage, maxChars int, explain bool) chosen {
 	c := newChooser(s, p, head)
+	c.example = !kind.AsksAbout(p.text)
 	best := 0.0
 	for _, h := range hits {
 		best = max(best, h.score)
@@ -509,7 +537,7 @@ func choose(s *structure, p *rankedPlan, head string, hits []scoredPassage, maxC
 	if a != u.start || b != u.end {
 		text = plainText(strings.Join(strings.Fields(strings.Join(s.lines[a:b+1], " ")), " "))
 	}
-	ch.answer = &Answer{StartLine: max(a+1, ch.start), EndLine: min(b+1, ch.end), Text: text, Kind: u.kind.String(), Stated: scores[win].stated, Asked: p.asked.String()}
+	ch.answer = &Answer{StartLine: max(a+1, ch.start), EndLine: min(b+1, ch.end), Text: text, Kind: u.kind.String(), Stated: scores[win].stated, Coverage: scores[win].share, Asked: p.asked.String()}
 	if explain {
 		us := scores[win]
 		ch.why = fmt.Sprintf("passage L%d-L%d (%s): %.3f = words %.3f × coverage %.2f × kind %.2g × stated (1 + %g × %.2g) × headings (1 + %g × %.2f) × passage (%.2g + %.2g × %.2f)",
@@ -668,8 +696,10 @@ func (c *chooser) answerLines(k int) (int, int) {
 				sc += cw.weight * cw.idf * m
 			}
 		}
-		if st := c.p.asked.stated(f); sc > 0 {
-			sc *= 1 + wStated*st
+		if st := c.p.asked.stated(f); sc > 0 || st >= 1 {
+			// The line that states the asked value is the answer (time:
+			// 1.5時間, not title: Gitの使い方).
+			sc = (sc + 1) * (1 + 3*wStated*st)
 		}
 		if sc > bestScore {
 			best, bestScore = j, sc
@@ -677,7 +707,7 @@ func (c *chooser) answerLines(k int) (int, int) {
 	}
 	// The sentence may run on over the next lines (text wrapped).
 	end := best
-	for end < u.end && end-best < 2 && !sentenceEnd(s.lines[end]) {
+	for end < u.end && end-best < 2 && !u.meta && !sentenceEnd(s.lines[end]) {
 		end++
 	}
 	return best, end

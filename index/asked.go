@@ -93,9 +93,12 @@ func AskedOf(q string) Asked {
 	var a Asked
 	if m := askedUnitRe.FindStringSubmatch(f); m != nil {
 		a.Kinds |= AskQuantity
-		a.Unit = unitName(m[1] + m[2])
+		// 何個 counts anything (スペース何個: 2スペース).
+		if u := unitName(m[1] + m[2]); u != "個" {
+			a.Unit = u
+		}
 	}
-	if askedHowMuch.MatchString(f) || askedMeasure.MatchString(f) {
+	if askedHowMuch.MatchString(f) {
 		a.Kinds |= AskQuantity
 	}
 	if askedAmount.MatchString(f) {
@@ -126,6 +129,11 @@ func AskedOf(q string) Asked {
 	}
 	if askedThing.MatchString(f) {
 		a.Kinds |= AskThing
+	}
+	// A measure named (所要時間は, コントラスト比, エントロピー) asks for its
+	// value unless the question asks how to do something with it.
+	if askedMeasure.MatchString(f) && a.Kinds&(AskMethod|AskMeaning) == 0 {
+		a.Kinds |= AskQuantity
 	}
 	return a
 }

@@ -175,12 +175,16 @@ func markdownTitle(lines []string, from int) (string, int) {
 			continue
 		}
 		h = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(h), "#"))
-		if h != "" {
+		if h != "" && !tocTitle[strings.ToLower(h)] {
 			return h, i
 		}
 	}
 	return "", -1
 }
+
+// tocTitle are the headings of a table of contents, which name no
+// document.
+var tocTitle = map[string]bool{"目次": true, "もくじ": true, "contents": true, "table of contents": true, "toc": true, "index": true}
 
 // lead returns about leadChars characters of the first non-empty lines.
 func lead(lines []string) string {

@@ -41,6 +41,7 @@ type rankedPlan struct {
 	toks      []analyzer.Token
 	text      string
 	spans     []string          // the query's runs of Japanese, for the head's bigrams
+	compounds []string          // the query's runs of two or more nouns (介護休業), as written
 	potential map[string]string // a potential form's verb (休める → 休む), by term
 	termIndex map[string]int
 	lits      map[string]bool
@@ -93,6 +94,7 @@ func (p *rankedPlan) addLit(s string) {
 func (p *rankedPlan) readWords() {
 	toks, text := p.toks, p.text
 	seen := map[string]bool{}
+	run := 0 // nouns in the current compound
 	p.termIndex = map[string]int{}
 	for i, t := range toks {
 		if base, ok := t.Potential(); ok {
@@ -131,6 +133,18 @@ func (p *rankedPlan) readWords() {
 		}
 		p.addLit(surface)
 		p.addLit(t.Term)
+		// Runs of nouns written together are compounds (介護休業).
+		if strings.HasPrefix(t.POS, "名詞") && t.Kind == analyzer.KindJapanese {
+			if i > 0 && strings.HasPrefix(toks[i-1].POS, "名詞") && toks[i-1].Kind == analyzer.KindJapanese && toks[i-1].End == t.Start && run > 0 {
+				p.compounds[len(p.compounds)-1] += surface
+				run++
+			} else {
+				p.compounds = append(p.compounds, surface)
+				run = 1
+			}
+		} else {
+			run = 0
+		}
 		// Merge neighbouring Japanese tokens into spans for the bigram view.
 		if t.Kind == analyzer.KindJapanese {
 			if i > 0 && toks[i-1].Kind == analyzer.KindJapanese && toks[i-1].End == t.Start && len(p.spans) > 0 {

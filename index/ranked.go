@@ -524,7 +524,8 @@ func (ix *Index) snippet(rel string, hits []scoredPassage, p *rankedPlan, opts S
 	}
 	var m Match
 	e, _ := ix.entry(rel)
-	ch := choose(structureOf(lines), p, rel+"\n"+e.Title, hits, maxChars, opts.Explain)
+	kind := KindOf(rel, e.Title)
+	ch := choose(structureOf(lines), p, rel+"\n"+e.Title, kind, hits, maxChars, opts.Explain)
 	if ch.unit >= 0 {
 		m = Match{StartLine: ch.start, EndLine: ch.end, Snippet: strings.Join(lines[ch.start-1:ch.end], "\n"), Also: ch.also, Answer: ch.answer, Explain: ch.why}
 		if !opts.SkipHighlights {
@@ -545,6 +546,7 @@ func (ix *Index) snippet(rel string, hits []scoredPassage, p *rankedPlan, opts S
 	start, _ = passageOf(ps, m.StartLine)
 	_, end = passageOf(ps, m.EndLine)
 	m.Path = rel
+	m.Kind = kind
 	m.ModTime = cur.mtime
 	m.SHA256 = cur.sum
 	m.Locator = cur.locator(m.StartLine, m.EndLine, literals)

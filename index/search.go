@@ -138,6 +138,9 @@ type Match struct {
 	// Also are further passages of the file that state what the question
 	// asks for (ranked mode), after the snippet's.
 	Also []Excerpt `json:",omitempty"`
+	// Kind is what kind of document the file is (ranked mode): a rule or
+	// procedure (""), a form, an example, an FAQ, minutes, a translation.
+	Kind DocKind `json:",omitempty"`
 	// Answer is the unit of the snippet that best states what the
 	// question asks for (ranked mode), nil when none holds a word.
 	Answer  *Answer `json:",omitempty"`

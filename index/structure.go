@@ -33,6 +33,7 @@ type unit struct {
 	lead       int  // an item's lead-in: its parent item or the sentence before its list; -1 for none
 	header     int  // a row's header row (a unit index), -1 for none or when it is one
 	head       bool // a row that is the header of its table
+	meta       bool // a document's front matter (title: …, time: …)
 	cells      []string
 }
 
@@ -138,7 +139,7 @@ func (p *parser) run() {
 		for j := 1; j < len(lines) && j < 200; j++ {
 			if t := strings.TrimSpace(lines[j]); t == "---" || t == "..." {
 				if j > 1 {
-					p.add(unit{start: 1, end: j - 1, kind: unitText, lead: -1})
+					p.add(unit{start: 1, end: j - 1, kind: unitText, lead: -1, meta: true})
 				}
 				i = j + 1
 				break

@@ -156,7 +156,11 @@ func TestRealdevKeyPointsStateTheAnswer(t *testing.T) {
 		}
 		ps := out.Report.Conclusion.Points
 		got, ok := "(no key point)", false
-		if len(ps) > 0 {
+		switch {
+		case out.Report.Conclusion.NotStated != nil:
+			// 資料に明記なし leads: the first point is a related line.
+			got = "資料に明記なし (" + out.Report.Conclusion.NotStated.Asked + ")"
+		case len(ps) > 0:
 			got = fmt.Sprintf("%s L%d: %s", ps[0].Where, ps[0].Line, ps[0].Text)
 			ok = q.states(ps[0])
 		}
