@@ -3,7 +3,6 @@ package index
 import (
 	"fmt"
 	"math"
-	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -181,10 +180,10 @@ const (
 
 // bracketed are the words of a question in brackets (「こちら」), which
 // the question stresses, even when the analyzer drops them.
-var bracketed = regexp.MustCompile(`[「『“"]([^」』”"]{1,30})[」』”"]`)
+var bracketed = lazyRegexp(`[「『“"]([^」』”"]{1,30})[」』”"]`)
 
 // asciiWord is a word of Latin letters and digits.
-var asciiWord = regexp.MustCompile(`[a-z0-9][a-z0-9.+#-]*[a-z0-9+#]|[a-z0-9]`)
+var asciiWord = lazyRegexp(`[a-z0-9][a-z0-9.+#-]*[a-z0-9+#]|[a-z0-9]`)
 
 // chooserWords are the words the chooser looks for: the plan's, then the
 // question's bracketed words and Latin words the analyzer dropped (and,

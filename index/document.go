@@ -231,6 +231,7 @@ func isHeading(lines []string, i int) bool {
 // current one has a few lines; a block longer than the bounds is split.
 func cutPassages(lines []string, starts []bool) []Passage {
 	heading := func(i int) bool { return isHeading(lines, i) || i < len(starts) && starts[i] }
+	st := structureOf(lines)
 	type block struct{ start, end, chars int } // 0-based, inclusive
 	var blocks []block
 	for i := 0; i < len(lines); {
@@ -245,6 +246,17 @@ func cutPassages(lines []string, starts []bool) []Passage {
 			b.chars += utf8.RuneCountInString(lines[i]) + 1
 			b.end = i
 			i++
+		}
+		// A block cut for its length is cut where a unit ends, not inside
+		// a table row or a list item that runs over several lines.
+		if i < len(lines) && b.end > b.start && strings.TrimSpace(lines[i]) != "" && !heading(i) {
+			if k := st.of[i]; k >= 0 && st.of[b.end] == k && st.units[k].start > b.start {
+				for j := b.end; j >= st.units[k].start; j-- {
+					b.chars -= utf8.RuneCountInString(lines[j]) + 1
+				}
+				b.end = st.units[k].start - 1
+				i = st.units[k].start
+			}
 		}
 		blocks = append(blocks, b)
 	}

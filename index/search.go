@@ -114,7 +114,7 @@ func (o SearchOptions) withDefaults() SearchOptions {
 type Match struct {
 	Path      string // relative to the source root, forward slashes
 	Score     float64
-	Snippet   string // the text of lines StartLine..EndLine, trimmed at the edges only
+	Snippet   string // the text of lines StartLine..EndLine exactly, indentation kept
 	StartLine int
 	EndLine   int
 	ModTime   time.Time

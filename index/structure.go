@@ -1,7 +1,6 @@
 package index
 
 import (
-	"regexp"
 	"strings"
 	"unicode/utf8"
 )
@@ -49,22 +48,22 @@ type structure struct {
 const maxParagraphLines = 6
 
 var (
-	atxHeading   = regexp.MustCompile(`^ {0,3}(#{1,6})(?:[ \t]+|$)`)
-	htmlHeading  = regexp.MustCompile(`(?i)^\s*<h([1-6])[\s>]`)
-	articleHead  = regexp.MustCompile(`^\s*第\s*[0-9０-９一二三四五六七八九十百千]+\s*(条|章|節|款)(?:の[0-9０-９一二三四五六七八九十]+)?(?:\s*[（(][^）)]{1,40}[）)])?\s*$`)
-	articleStart = regexp.MustCompile(`^\s*第\s*[0-9０-９一二三四五六七八九十百千]+\s*条(?:の[0-9０-９一二三四五六七八九十]+)?\s*[（(][^）)]{1,40}[）)]`)
+	atxHeading   = lazyRegexp(`^ {0,3}(#{1,6})(?:[ \t]+|$)`)
+	htmlHeading  = lazyRegexp(`(?i)^\s*<h([1-6])[\s>]`)
+	articleHead  = lazyRegexp(`^\s*第\s*[0-9０-９一二三四五六七八九十百千]+\s*(条|章|節|款)(?:の[0-9０-９一二三四五六七八九十]+)?(?:\s*[（(][^）)]{1,40}[）)])?\s*$`)
+	articleStart = lazyRegexp(`^\s*第\s*[0-9０-９一二三四五六七八九十百千]+\s*条(?:の[0-9０-９一二三四五六七八九十]+)?\s*[（(][^）)]{1,40}[）)]`)
 	// An item of a list: - * + ・ ● 1. 1) （1） ① a. and a clause of
 	// an article (2　貸与機器は…).
-	itemMark     = regexp.MustCompile(`^(\s*)(?:[-*+]\s+|[・●○■□◆◇▪•※]\s*|[0-9０-９]{1,3}[.)．）]\s*|[（(][0-9０-９a-zA-Zア-ン一二三四五六七八九十]{1,3}[)）]\s*|[①-⑳]\s*|[a-zA-Z][.)]\s+|[0-9０-９]{1,2}　)`)
-	mdRule       = regexp.MustCompile(`^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$`)
-	anchorOnly   = regexp.MustCompile(`(?i)^\s*<a\s+(name|id)=["'][^"']*["']\s*/?>\s*(</a>)?\s*$`)
-	htmlTag      = regexp.MustCompile(`<[^>]*>`)
-	mdLink       = regexp.MustCompile(`!?\[([^\]]*)\]\(([^)]*)\)`)
-	tocLink      = regexp.MustCompile(`^\s*(?:[-*+]\s+|[0-9]{1,3}[.)]\s*)?\[[^\]]*\]\(#[^)]*\)\s*$`)
-	rstListTable = regexp.MustCompile(`^(\s*)\.\.\s+list-table::`)
-	rstHeaderRow = regexp.MustCompile(`^\s*:header-rows:\s*([0-9]+)`)
-	rstRowStart  = regexp.MustCompile(`^(\s*)\*\s+-\s*`)
-	rstDirective = regexp.MustCompile(`^\s*\.\.\s+[a-zA-Z-]+::`)
+	itemMark     = lazyRegexp(`^(\s*)(?:[-*+]\s+|[・●○■□◆◇▪•※]\s*|[0-9０-９]{1,3}[.)．）]\s*|[（(][0-9０-９a-zA-Zア-ン一二三四五六七八九十]{1,3}[)）]\s*|[①-⑳]\s*|[a-zA-Z][.)]\s+|[0-9０-９]{1,2}　)`)
+	mdRule       = lazyRegexp(`^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$`)
+	anchorOnly   = lazyRegexp(`(?i)^\s*<a\s+(name|id)=["'][^"']*["']\s*/?>\s*(</a>)?\s*$`)
+	htmlTag      = lazyRegexp(`<[^>]*>`)
+	mdLink       = lazyRegexp(`!?\[([^\]]*)\]\(([^)]*)\)`)
+	tocLink      = lazyRegexp(`^\s*(?:[-*+]\s+|[0-9]{1,3}[.)]\s*)?\[[^\]]*\]\(#[^)]*\)\s*$`)
+	rstListTable = lazyRegexp(`^(\s*)\.\.\s+list-table::`)
+	rstHeaderRow = lazyRegexp(`^\s*:header-rows:\s*([0-9]+)`)
+	rstRowStart  = lazyRegexp(`^(\s*)\*\s+-\s*`)
+	rstDirective = lazyRegexp(`^\s*\.\.\s+[a-zA-Z-]+::`)
 )
 
 // adornment reports a line that underlines (or overlines) a heading:
@@ -343,7 +342,7 @@ func (p *parser) itemLead(ind int) int {
 
 // leadPhrase ends a sentence or item that leads into the list below it:
 // 次のとおり, 以下の通り, ：.
-var leadPhrase = regexp.MustCompile(`(次の|以下の|下記の|次に掲げる|とおり|通り).{0,30}[。：:]?$|[：:]$`)
+var leadPhrase = lazyRegexp(`(次の|以下の|下記の|次に掲げる|とおり|通り).{0,30}[。：:]?$|[：:]$`)
 
 // item adds the list item at line i (indented by ind) and its
 // continuation lines and returns the line after them.
@@ -367,24 +366,30 @@ func (p *parser) item(i, ind int) int {
 	}
 	// The open items: those less indented than this one stay (its
 	// parents); a sibling or a deeper item closes.
+	sibling := -1 // the item before this one at its indentation
 	for len(p.list) > 0 && p.s.units[p.list[len(p.list)-1]].level >= ind {
 		last := p.list[len(p.list)-1]
 		p.list = p.list[:len(p.list)-1]
-		if p.s.units[last].level == ind && leadPhrase.MatchString(strings.TrimSpace(lines[p.s.units[last].end])) {
-			// 1. …次のとおり then 1. 本人が… at the same indentation: the
-			// first leads into the items after it.
-			p.list = append(p.list, last)
-			break
+		if p.s.units[last].level == ind {
+			sibling = last
+			if leadPhrase.MatchString(strings.TrimSpace(lines[p.s.units[last].end])) {
+				// 1. …次のとおり then 1. 本人が… at the same indentation:
+				// the first leads into the items after it.
+				p.list = append(p.list, last)
+				break
+			}
 		}
 	}
 	lead := -1
-	if len(p.list) > 0 {
+	switch {
+	case len(p.list) > 0:
 		lead = p.list[len(p.list)-1]
-	} else if p.lastText >= 0 && p.s.units[p.lastText].end < i && p.onlyBlankBetween(p.s.units[p.lastText].end, i) {
+	case sibling >= 0:
+		lead = p.s.units[sibling].lead // the list's lead-in
+	case p.lastText >= 0 && p.s.units[p.lastText].end < i && p.onlyBlankBetween(p.s.units[p.lastText].end, i):
 		lead = p.lastText
-	} else if p.lastText >= 0 && p.s.units[p.lastText].end < i {
-		// Items after blank lines or other items of the same list keep
-		// the lead of the list's first item.
+	case p.lastText >= 0 && p.s.units[p.lastText].end < i:
+		// Items after blank lines keep the lead of the list's items.
 		if prev := p.prevItem(i); prev >= 0 && p.s.units[prev].lead == p.lastText {
 			lead = p.lastText
 		}
@@ -495,11 +500,11 @@ func plainText(s string) string {
 }
 
 var (
-	htmlRowOpen  = regexp.MustCompile(`(?i)<tr[\s>]`)
-	htmlRowClose = regexp.MustCompile(`(?i)</tr\s*>`)
-	htmlCell     = regexp.MustCompile(`(?is)<(t[hd])([^>]*)>(.*?)(?:</t[hd]\s*>|$)`)
-	htmlTHead    = regexp.MustCompile(`(?i)<thead[\s>]`)
-	htmlTBody    = regexp.MustCompile(`(?i)</thead\s*>|<tbody[\s>]`)
+	htmlRowOpen  = lazyRegexp(`(?i)<tr[\s>]`)
+	htmlRowClose = lazyRegexp(`(?i)</tr\s*>`)
+	htmlCell     = lazyRegexp(`(?is)<(t[hd])([^>]*)>(.*?)(?:</t[hd]\s*>|$)`)
+	htmlTHead    = lazyRegexp(`(?i)<thead[\s>]`)
+	htmlTBody    = lazyRegexp(`(?i)</thead\s*>|<tbody[\s>]`)
 )
 
 // htmlTable adds the rows (<tr>…</tr>, over one line or several) of the
