@@ -98,6 +98,7 @@ type chosen struct {
 type unitScore struct {
 	score, words, coverage, stated, prior, kind, heading float64
 	share                                                float64 // covered/total, before unitAlpha
+	statedFactor                                         float64 // what stated multiplies the score by
 	held                                                 []bool
 }
 
@@ -486,11 +487,11 @@ func (c *chooser) score(k int, prior float64) unitScore {
 	if total > 0 {
 		us.heading = named / total
 	}
-	stated := 1 + wStated*us.stated
+	us.statedFactor = 1 + wStated*us.stated
 	if us.stated >= 1 && p.asked.Value() {
-		stated += wValue // the asked value itself: 93日 for 何日
+		us.statedFactor += wValue // the asked value itself: 93日 for 何日
 	}
-	us.score = us.words * us.coverage * us.kind * stated * (1 + wNamed*us.heading) * (1 - wPrior + wPrior*prior)
+	us.score = us.words * us.coverage * us.kind * us.statedFactor * (1 + wNamed*us.heading) * (1 - wPrior + wPrior*prior)
 	return us
 }
 
@@ -539,8 +540,8 @@ func choose(s *structure, p *rankedPlan, head string, kind DocKind, hits []score
 	ch.answer = &Answer{StartLine: max(a+1, ch.start), EndLine: min(b+1, ch.end), Text: text, Kind: u.kind.String(), Stated: scores[win].stated, Coverage: scores[win].share, Asked: p.asked.String()}
 	if explain {
 		us := scores[win]
-		ch.why = fmt.Sprintf("passage L%d-L%d (%s): %.3f = words %.3f × coverage %.2f × kind %.2g × stated (1 + %g × %.2g) × headings (1 + %g × %.2f) × passage (%.2g + %.2g × %.2f)",
-			s.units[win].start+1, s.units[win].end+1, s.units[win].kind, us.score, us.words, us.coverage, us.kind, wStated, us.stated, wNamed, us.heading, 1-wPrior, wPrior, us.prior)
+		ch.why = fmt.Sprintf("passage L%d-L%d (%s): %.3f = words %.3f × coverage %.2f × kind %.2g × stated %.2g (states it %.2g) × headings (1 + %g × %.2f) × passage (%.2g + %.2g × %.2f)",
+			s.units[win].start+1, s.units[win].end+1, s.units[win].kind, us.score, us.words, us.coverage, us.kind, us.statedFactor, us.stated, wNamed, us.heading, 1-wPrior, wPrior, us.prior)
 	}
 	ch.answer.Why = ch.why
 	// A second passage of the file that also states the asked value,

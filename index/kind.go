@@ -42,8 +42,8 @@ func (k DocKind) Label() string {
 
 var (
 	kindForm        = lazyRegexp(`様式|書式|記入例|記入要領|記入方法|申請書|届出書|テンプレート|ひな形|雛形|template|issue_template|pull_request_template|フォーム`)
-	kindExample     = lazyRegexp(`(^|[/_.\- ])(sample|samples|example|examples)([/_.\- ]|$)|サンプル|記載例|^例[：:]|[（(]例[）)]`)
-	kindFAQ         = lazyRegexp(`(^|[/_.\- ])faq([/_.\- ]|$)|よくある質問|よくあるご質問|q&a|ｑ＆ａ|質問集|問い合わせ`)
+	kindExample     = lazyRegexp(`(^|[^a-z])(sample|samples|example|examples)([^a-z]|$)|サンプル|記載例|^例[：:]|[（(]例[）)]`)
+	kindFAQ         = lazyRegexp(`(^|[^a-z])faqs?([^a-z]|$)|よくある質問|よくあるご質問|q&a|ｑ＆ａ|質問集|問い合わせ`)
 	kindMinutes     = lazyRegexp(`議事録|議事メモ|会議録|minutes|retrospective|振り返り|ふりかえり|feedback|フィードバック|報告書|日報|週報`)
 	kindTranslation = lazyRegexp(`翻訳|translation|(^|/)en(/|$)|\.en\.`)
 )

@@ -62,6 +62,15 @@ func TestKeyPointsNewestEditionFirst(t *testing.T) {
 	if p := c.Points[1]; p.Where != "規程/2020/旅費規程.md" || !slices.Contains(p.Labels, "旧版") {
 		t.Errorf("the 2020 edition's point %+v, want it labelled 旧版", p)
 	}
+	// The two amounts conflict; the newer edition's is taken, the older
+	// one's named as the old edition's.
+	if len(c.Conflicts) == 0 {
+		t.Fatal("no conflict between 8,000円 and 10,000円")
+	}
+	cf := c.Conflicts[0]
+	if cf.Winner < 0 || cf.Sides[cf.Winner].Where != "規程/2024/旅費規程.md" || cf.Sides[1-cf.Winner].Class != "ローカル旧版" {
+		t.Errorf("conflict %+v, want the 2024 edition's value taken over the old edition's", cf)
+	}
 }
 
 // Two organisations' folders with rules of their own: each one's answer
