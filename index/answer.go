@@ -104,15 +104,15 @@ type unitScore struct {
 
 // chooser scores the units of one file for one plan.
 type chooser struct {
-	s       *structure
-	p       *rankedPlan
-	words   []cword
-	folded  []string // per unit: its folded text, links as their text
-	context []string // per unit: the folded text of what it stands under
-	// siblings are per unit the folded text of the rows or items next to
-	// it in its table or list.
-	siblings []string
-	code     bool // the question asks for a command or a way to write something
+	s      *structure
+	p      *rankedPlan
+	words  []cword
+	folded []string // per unit: its folded text, links as their text
+	// own[i*len(units)+k] is how well unit k's own text holds word i.
+	own  []float32
+	code bool // the question asks for a command or a way to write something
+	// active says which units are scored, nil for all (bigFile).
+	active []bool
 	// example: the file is a form, template, example, FAQ or minutes the
 	// question does not ask about: what it states is no rule's value.
 	example bool
@@ -228,46 +228,67 @@ func chooserWords(p *rankedPlan) []cword {
 	return ws
 }
 
-func newChooser(s *structure, p *rankedPlan, head string) *chooser {
-	c := &chooser{s: s, p: p, words: chooserWords(p), folded: make([]string, len(s.units)), context: make([]string, len(s.units)), siblings: make([]string, len(s.units))}
-	for k := range s.units {
-		c.folded[k] = analyzer.Fold(visible(s.text(k)))
+// bigFile is the lines of a file from which on the chooser reads only
+// the units of the passages the index matched (and what they stand
+// under): a long manual's other sections hold none of the query's words.
+const bigFile = 0
+
+// newChooser reads the units of a file for a plan; active, when not nil,
+// says which units to score (the others are read only as what those
+// stand under).
+func newChooser(s *structure, p *rankedPlan, head string, active []bool) *chooser {
+	n := len(s.units)
+	c := &chooser{s: s, p: p, words: chooserWords(p), folded: make([]string, n), active: active}
+	needed := active
+	if active != nil {
+		needed = slices.Clone(active)
+		for k, on := range active {
+			if !on {
+				continue
+			}
+			u := s.units[k]
+			for _, h := range s.trail(k) {
+				needed[h] = true
+			}
+			for _, j := range []int{u.lead, u.header} {
+				if j >= 0 {
+					needed[j] = true
+				}
+			}
+			for d := -siblings; d <= siblings; d++ {
+				if j := k + d; j >= 0 && j < n {
+					needed[j] = true
+				}
+			}
+		}
 	}
+	for k := range s.units {
+		if needed == nil || needed[k] {
+			c.folded[k] = analyzer.Fold(visible(s.text(k)))
+		}
+	}
+	c.own = make([]float32, len(c.words)*n)
+	c.ownMatches()
 	for k, u := range s.units {
 		// The first unit under a heading reads with it: the article's
 		// title and its first sentence are one statement.
 		if h := u.heading; h >= 0 && k == h+1 && u.kind != unitHeading {
 			c.folded[k] = c.folded[h] + "\n" + c.folded[k]
-		}
-	}
-	for k, u := range s.units {
-		var b strings.Builder
-		for _, h := range s.trail(k) {
-			b.WriteString(c.folded[h])
-			b.WriteByte('\n')
-		}
-		if u.lead >= 0 {
-			b.WriteString(c.folded[u.lead])
-			b.WriteByte('\n')
-		}
-		if u.header >= 0 {
-			b.WriteString(c.folded[u.header])
-			b.WriteByte('\n')
-		}
-		c.context[k] = b.String()
-		if u.kind == unitRow || u.kind == unitItem {
-			var sb strings.Builder
-			for d := -siblings; d <= siblings; d++ {
-				if j := k + d; d != 0 && j >= 0 && j < len(s.units) && s.units[j].kind == u.kind && s.units[j].header == u.header && s.units[j].lead == u.lead {
-					sb.WriteString(c.folded[j])
-					sb.WriteByte('\n')
-				}
+			for i := range c.words {
+				c.own[i*n+k] = max(c.own[i*n+k], c.own[i*n+h])
 			}
-			c.siblings[k] = sb.String()
 		}
 	}
 	head = analyzer.Fold(head)
-	n := float64(len(s.units))
+	scored := n
+	if active != nil {
+		scored = 0
+		for _, on := range active {
+			if on {
+				scored++
+			}
+		}
+	}
 	for i := range c.words {
 		w := &c.words[i]
 		w.inHead = c.match(i, head) > 0
@@ -275,16 +296,125 @@ func newChooser(s *structure, p *rankedPlan, head string) *chooser {
 		// apart less.
 		df := 0
 		for k := range s.units {
-			if c.match(i, c.folded[k]) > 0 {
+			if c.own[i*n+k] > 0 && (active == nil || active[k]) {
 				df++
 			}
 		}
-		w.idf = 1 + math.Log((n+1)/(float64(df)+1))
-		w.topic = float64(df) >= topicShare*n && df >= 3
+		w.idf = 1 + math.Log((float64(scored)+1)/(float64(df)+1))
+		w.topic = float64(df) >= topicShare*float64(scored) && df >= 3
 	}
 	q := analyzer.Fold(p.text)
 	c.code = strings.Contains(q, "コマンド") || strings.Contains(q, "command") || strings.Contains(q, "書き方") || strings.Contains(q, "記述") || strings.Contains(q, "設定")
 	return c
+}
+
+// ownMatches fills c.own: for every word and unit, how well the unit's
+// own text holds the word (match), found in one pass over the file's
+// folded text per form of the word.
+func (c *chooser) ownMatches() {
+	n := len(c.s.units)
+	starts := make([]int, n)
+	var b strings.Builder
+	for k, f := range c.folded {
+		starts[k] = b.Len()
+		b.WriteString(f)
+		b.WriteByte('\n')
+	}
+	text := b.String()
+	unitOf := func(off int) int {
+		k, found := slices.BinarySearch(starts, off)
+		if !found {
+			k--
+		}
+		return k
+	}
+	for i := range c.words {
+		w := &c.words[i]
+		mark := func(needle string, weight float64, ok func(f string, a, b int) bool) {
+			if needle == "" {
+				return
+			}
+			for off := 0; off < len(text); {
+				j := strings.Index(text[off:], needle)
+				if j < 0 {
+					return
+				}
+				a := off + j
+				k := unitOf(a)
+				// Within its unit's text (not across the newline between
+				// two units).
+				f := c.folded[k]
+				ua, ub := a-starts[k], a-starts[k]+len(needle)
+				if ub <= len(f) && ok(f, ua, ub) && float32(weight) > c.own[i*n+k] {
+					c.own[i*n+k] = float32(weight)
+				}
+				off = a + 1
+			}
+		}
+		for _, fm := range w.forms {
+			switch {
+			case fm.stem:
+				mark(fm.text, 1, stemAt)
+			case fm.edge:
+				mark(fm.text, wCondition, edgeAt)
+			default:
+				mark(fm.text, 1, wordAt)
+			}
+		}
+		for _, sy := range w.syns {
+			mark(sy.text, sy.weight, wordAt)
+		}
+		mark(w.compound, wCompound, func(string, int, int) bool { return true })
+	}
+}
+
+// contextHolds reports whether what unit k stands under holds folded q.
+func (c *chooser) contextHolds(k int, q string) bool {
+	u := c.s.units[k]
+	for _, h := range c.s.trail(k) {
+		if strings.Contains(c.folded[h], q) {
+			return true
+		}
+	}
+	return u.lead >= 0 && strings.Contains(c.folded[u.lead], q) || u.header >= 0 && strings.Contains(c.folded[u.header], q)
+}
+
+// matchUnit is how well unit k's own text holds word i.
+func (c *chooser) matchUnit(i, k int) float64 { return float64(c.own[i*len(c.s.units)+k]) }
+
+// matchContext is how well what unit k stands under holds word i: its
+// headings, its lead-in, its table's header row.
+func (c *chooser) matchContext(i, k int) float64 {
+	u := c.s.units[k]
+	best := 0.0
+	for _, h := range c.s.trail(k) {
+		best = max(best, c.matchUnit(i, h))
+	}
+	if u.lead >= 0 {
+		best = max(best, c.matchUnit(i, u.lead))
+	}
+	if u.header >= 0 {
+		best = max(best, c.matchUnit(i, u.header))
+	}
+	return best
+}
+
+// matchSiblings is how well the rows or items next to unit k in its
+// table or list hold word i.
+func (c *chooser) matchSiblings(i, k int) float64 {
+	u := c.s.units[k]
+	if u.kind != unitRow && u.kind != unitItem {
+		return 0
+	}
+	best := 0.0
+	for d := -siblings; d <= siblings; d++ {
+		if j := k + d; d != 0 && j >= 0 && j < len(c.s.units) {
+			if v := c.s.units[j]; v.kind == u.kind && v.header == u.header && v.lead == u.lead {
+				best = max(best, c.matchUnit(i, j))
+			}
+		}
+	}
+	return best
 }
 
 // visible is text as it reads: a link as its text, without its target,
@@ -315,6 +445,11 @@ func (c *chooser) match(i int, f string) float64 {
 			return 1
 		}
 	}
+	return c.matchOthers(w, f)
+}
+
+// matchOthers is how well f holds a synonym or the compound of word w.
+func (c *chooser) matchOthers(w *cword, f string) float64 {
 	best := 0.0
 	for _, s := range w.syns {
 		if s.weight > best && containsWord(f, s.text) {
@@ -338,16 +473,31 @@ func containsWord(f, w string) bool {
 		if i < 0 {
 			return false
 		}
-		a, b := off+i, off+i+len(w)
-		// A number is not part of a longer one (3.3 in 3.34, 3 in 5.6.3).
-		left := a == 0 || !isAlnum(f[a-1]) && (f[a-1] != '.' || a < 2 || !isDigit(w[0]) || !isDigit(f[a-2]))
-		right := b == len(f) || !isAlnum(f[b]) && (f[b] != '.' || b+1 == len(f) || !isDigit(w[len(w)-1]) || !isDigit(f[b+1]))
-		if left && right {
+		if wordAt(f, off+i, off+i+len(w)) {
 			return true
 		}
-		off = a + 1
+		off += i + 1
 	}
 	return false
+}
+
+// wordAt reports whether f[a:b] stands as a word: for a Latin word or a
+// number, not inside a longer one (git in github, 3.3 in 3.34, 3 in
+// 5.6.3); any other text anywhere.
+func wordAt(f string, a, b int) bool {
+	w := f[a:b]
+	if !isASCIIWord(w) {
+		return true
+	}
+	left := a == 0 || !isAlnum(f[a-1]) && (f[a-1] != '.' || a < 2 || !isDigit(w[0]) || !isDigit(f[a-2]))
+	right := b == len(f) || !isAlnum(f[b]) && (f[b] != '.' || b+1 == len(f) || !isDigit(w[len(w)-1]) || !isDigit(f[b+1]))
+	return left && right
+}
+
+// stemAt reports whether a verb's stem at f[a:b] is followed by kana.
+func stemAt(f string, _, b int) bool {
+	r, _ := utf8.DecodeRuneInString(f[b:])
+	return r >= 0x3041 && r <= 0x309F
 }
 
 // isASCIIWord reports a word of ASCII that starts and ends with a letter
@@ -398,19 +548,19 @@ func (c *chooser) score(k int, prior float64) unitScore {
 	for i, cw := range c.words {
 		w := cw.weight
 		if cw.bonus {
-			if c.match(i, c.folded[k]) > 0 {
+			if c.matchUnit(i, k) > 0 {
 				us.words += w * cw.idf
 			}
 			continue
 		}
 		cov := w
 		total += cov
-		m := c.match(i, c.folded[k])
+		m := c.matchUnit(i, k)
 		if m == 0 {
-			m = wContext * c.match(i, c.context[k])
+			m = wContext * c.matchContext(i, k)
 		}
-		if m == 0 && c.siblings[k] != "" {
-			m = wSibling * c.match(i, c.siblings[k])
+		if m == 0 {
+			m = wSibling * c.matchSiblings(i, k)
 		}
 		switch {
 		case m > 0:
@@ -425,7 +575,7 @@ func (c *chooser) score(k int, prior float64) unitScore {
 		}
 	}
 	for _, q := range p.quoted {
-		if !strings.Contains(c.folded[k], q) && !strings.Contains(c.context[k], q) {
+		if !strings.Contains(c.folded[k], q) && !c.contextHolds(k, q) {
 			return us
 		}
 	}
@@ -478,7 +628,7 @@ func (c *chooser) score(k int, prior float64) unitScore {
 			continue
 		}
 		for _, h := range c.s.trail(k) {
-			if c.match(i, c.folded[h]) > 0 {
+			if c.matchUnit(i, h) > 0 {
 				named += cw.weight
 				break
 			}
@@ -500,25 +650,36 @@ func (c *chooser) score(k int, prior float64) unitScore {
 // lead-in or heading it stands under and with its neighbours while the
 // snippet fits maxChars. hits are the index's passages of the file.
 func choose(s *structure, p *rankedPlan, head string, kind DocKind, hits []scoredPassage, maxChars int, explain bool) chosen {
-	c := newChooser(s, p, head)
-	c.example = !kind.AsksAbout(p.text)
 	best := 0.0
+	// The index's score of the passage each line stands in, over the
+	// file's best passage's.
+	prior := make([]float64, len(s.lines))
 	for _, h := range hits {
 		best = max(best, h.score)
 	}
-	priorOf := func(k int) float64 {
-		line := s.units[k].start + 1
-		for _, h := range hits {
-			if line >= h.start && line <= h.end && best > 0 {
-				return h.score / best
+	for _, h := range hits {
+		for l := max(h.start, 1); l <= min(h.end, len(s.lines)) && best > 0; l++ {
+			prior[l-1] = max(prior[l-1], h.score/best)
+		}
+	}
+	var active []bool
+	if len(s.lines) >= bigFile && len(hits) > 0 {
+		active = make([]bool, len(s.units))
+		for k, u := range s.units {
+			for l := u.start; l <= u.end && !active[k]; l++ {
+				active[k] = prior[l] > 0
 			}
 		}
-		return 0
 	}
+	c := newChooser(s, p, head, active)
+	c.example = !kind.AsksAbout(p.text)
 	scores := make([]unitScore, len(s.units))
 	win := -1
 	for k := range s.units {
-		scores[k] = c.score(k, priorOf(k))
+		if active != nil && !active[k] {
+			continue
+		}
+		scores[k] = c.score(k, prior[s.units[k].start])
 		if scores[k].score > 0 && (win < 0 || scores[k].score > scores[win].score) {
 			win = k
 		}

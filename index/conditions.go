@@ -36,26 +36,31 @@ func conditionsOf(words ...string) []form {
 	return out
 }
 
-// edgeIn reports whether w stands in f as a word of its own: not after a
-// kanji or katakana (電子, 様子) nor before a kanji other than the ones
-// that continue it as the same word (子供).
+// edgeIn reports whether w stands in f as a word of its own (edgeAt).
 func edgeIn(f, w string) bool {
 	for off := 0; off < len(f); {
 		i := strings.Index(f[off:], w)
 		if i < 0 {
 			return false
 		}
-		a, b := off+i, off+i+len(w)
-		before, _ := utf8.DecodeLastRuneInString(f[:a])
-		after, _ := utf8.DecodeRuneInString(f[b:])
-		if a == 0 || !unicode.Is(unicode.Han, before) && !isKatakanaRune(before) {
-			if b == len(f) || !unicode.Is(unicode.Han, after) || after == '供' {
-				return true
-			}
+		if edgeAt(f, off+i, off+i+len(w)) {
+			return true
 		}
-		off = a + 1
+		off += i + 1
 	}
 	return false
+}
+
+// edgeAt reports whether f[a:b] stands as a word of its own: not after a
+// kanji or katakana (電子, 様子) nor before a kanji other than the ones
+// that continue it as the same word (子供).
+func edgeAt(f string, a, b int) bool {
+	before, _ := utf8.DecodeLastRuneInString(f[:a])
+	after, _ := utf8.DecodeRuneInString(f[b:])
+	if a > 0 && (unicode.Is(unicode.Han, before) || isKatakanaRune(before)) {
+		return false
+	}
+	return b == len(f) || !unicode.Is(unicode.Han, after) || after == '供'
 }
 
 func isKatakanaRune(r rune) bool { return r >= 0x30A1 && r <= 0x30FA }

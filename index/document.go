@@ -230,8 +230,12 @@ func isHeading(lines []string, i int) bool {
 // packed together up to the bounds; a heading starts a new passage once the
 // current one has a few lines; a block longer than the bounds is split.
 func cutPassages(lines []string, starts []bool) []Passage {
+	return cutPassagesOf(lines, starts, structureOf(lines))
+}
+
+// cutPassagesOf is cutPassages with the lines' structure already read.
+func cutPassagesOf(lines []string, starts []bool, st *structure) []Passage {
 	heading := func(i int) bool { return isHeading(lines, i) || i < len(starts) && starts[i] }
-	st := structureOf(lines)
 	type block struct{ start, end, chars int } // 0-based, inclusive
 	var blocks []block
 	for i := 0; i < len(lines); {

@@ -280,7 +280,10 @@ func (ix *Index) ranked(ctx context.Context, q Query, opts SearchOptions) (*Resu
 	// The files whose passage states what the question asks for move up:
 	// the best ones, and a few below them, get their passages chosen and
 	// their scores raised by how well that passage states it.
-	pool := opts.Limit + answerPool
+	pool := opts.Limit
+	if p.asked.Any() {
+		pool += answerPool
+	}
 	for _, c := range cands {
 		if len(res.Matches) >= pool {
 			break
@@ -525,7 +528,8 @@ func (ix *Index) snippet(rel string, hits []scoredPassage, p *rankedPlan, opts S
 	var m Match
 	e, _ := ix.entry(rel)
 	kind := KindOf(rel, e.Title)
-	ch := choose(structureOf(lines), p, rel+"\n"+e.Title, kind, hits, maxChars, opts.Explain)
+	st := structureOf(lines)
+	ch := choose(st, p, rel+"\n"+e.Title, kind, hits, maxChars, opts.Explain)
 	if ch.unit >= 0 {
 		m = Match{StartLine: ch.start, EndLine: ch.end, Snippet: strings.Join(lines[ch.start-1:ch.end], "\n"), Also: ch.also, Answer: ch.answer, Explain: ch.why}
 		if !opts.SkipHighlights {
@@ -542,7 +546,7 @@ func (ix *Index) snippet(rel string, hits []scoredPassage, p *rankedPlan, opts S
 		}
 	}
 	// The passage is the index's passage (or passages) of the snippet.
-	ps := cutPassages(lines, sectionStarts(cur.locs, len(lines)))
+	ps := cutPassagesOf(lines, sectionStarts(cur.locs, len(lines)), st)
 	start, _ = passageOf(ps, m.StartLine)
 	_, end = passageOf(ps, m.EndLine)
 	m.Path = rel

@@ -85,12 +85,105 @@ func structureOf(lines []string) *structure {
 	for i := range s.of {
 		s.of[i] = -1
 	}
-	p := parser{s: s, heading: -1, adorn: map[string]int{}}
+	p := parser{s: s, heading: -1, adorn: map[string]int{}, cls: make([]uint16, len(lines))}
 	p.run()
 	return s
 }
 
+// Classes of a line, computed once (lineClass): what it may start.
+const (
+	lcDone uint16 = 1 << iota
+	lcBlank
+	lcItem
+	lcATX
+	lcHTMLHeading
+	lcArticle
+	lcAnchor
+	lcTableStart // <table
+	lcListTable  // .. list-table::
+	lcFence      // ``` or ~~~
+	lcComment    // <!--
+	lcPipe       // a Markdown table row: | or ｜
+	lcAdornment
+	lcMDRule // |---|---|
+)
+
+// lineClass classifies line i, cheap tests before the patterns.
+func (p *parser) lineClass(i int) uint16 {
+	if c := p.cls[i]; c&lcDone != 0 {
+		return c
+	}
+	l := p.s.lines[i]
+	t := strings.TrimSpace(l)
+	c := lcDone
+	if t == "" {
+		c |= lcBlank
+		p.cls[i] = c
+		return c
+	}
+	r, _ := utf8.DecodeRuneInString(t)
+	switch {
+	case r == '#':
+		if atxHeading.MatchString(l) && strings.TrimLeft(t, "#") != "" {
+			c |= lcATX
+		}
+	case r == '<':
+		switch {
+		case strings.HasPrefix(t, "<!--"):
+			c |= lcComment
+		case len(t) >= 6 && strings.EqualFold(t[:6], "<table"):
+			c |= lcTableStart
+		case anchorOnly.MatchString(l):
+			c |= lcAnchor
+		case htmlHeading.MatchString(l):
+			c |= lcHTMLHeading
+		}
+	case r == '`' || r == '~':
+		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			c |= lcFence
+		}
+	case r == '第':
+		if articleHead.MatchString(l) {
+			c |= lcArticle
+		}
+	case r == '.':
+		if rstListTable.MatchString(l) {
+			c |= lcListTable
+		}
+	case r == '|' || r == '｜':
+		c |= lcPipe
+		if mdRule.MatchString(l) {
+			c |= lcMDRule
+		}
+	}
+	if adornment(t) {
+		c |= lcAdornment
+	}
+	if c&(lcATX|lcPipe|lcComment|lcTableStart|lcAnchor|lcHTMLHeading|lcFence) == 0 && mayStartItem(t) && itemMark.MatchString(l) && !mdRule.MatchString(l) {
+		c |= lcItem
+	}
+	p.cls[i] = c
+	return c
+}
+
+// mayStartItem reports whether a trimmed line starts with what a list
+// item starts with: a bullet, a digit, an opening parenthesis, a circled
+// number or a letter and a dot.
+func mayStartItem(t string) bool {
+	r, n := utf8.DecodeRuneInString(t)
+	switch {
+	case strings.ContainsRune("-*+・●○■□◆◇▪•※（(", r), r >= '0' && r <= '9', r >= '０' && r <= '９', r >= '①' && r <= '⑳':
+		return true
+	case (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') && len(t) > n:
+		return t[n] == '.' || t[n] == ')'
+	}
+	return false
+}
+
+func (p *parser) is(i int, c uint16) bool { return p.lineClass(i)&c != 0 }
+
 type parser struct {
+	cls     []uint16 // line classes (lineClass)
 	s       *structure
 	heading int            // the current heading (unit index)
 	levels  []int          // the heading units open, outermost first
@@ -149,20 +242,20 @@ func (p *parser) run() {
 		l := lines[i]
 		t := strings.TrimSpace(l)
 		switch {
-		case t == "":
+		case p.is(i, lcBlank):
 			i++
 			continue
-		case strings.HasPrefix(t, "<!--"):
+		case p.is(i, lcComment):
 			j := i
 			for j < len(lines) && !strings.Contains(lines[j], "-->") {
 				j++
 			}
 			i = min(j, len(lines)-1) + 1
 			continue
-		case anchorOnly.MatchString(l):
+		case p.is(i, lcAnchor):
 			i++
 			continue
-		case strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~"):
+		case p.is(i, lcFence):
 			fence := t[:3]
 			j := i + 1
 			for j < len(lines) && !strings.HasPrefix(strings.TrimSpace(lines[j]), fence) {
@@ -177,7 +270,7 @@ func (p *parser) run() {
 			i += k
 			continue
 		}
-		if adornment(t) {
+		if p.is(i, lcAdornment) {
 			i++ // a rule between sections
 			continue
 		}
@@ -185,8 +278,8 @@ func (p *parser) run() {
 			i += n
 			continue
 		}
-		if m := itemMark.FindStringSubmatch(l); m != nil && !mdRule.MatchString(l) {
-			i = p.item(i, len(m[1]))
+		if p.is(i, lcItem) {
+			i = p.item(i, indentOf(l))
 			continue
 		}
 		if strings.HasSuffix(t, "::") && !rstDirective.MatchString(t) {
@@ -205,29 +298,31 @@ func (p *parser) headingAt(i int) int {
 	lines := p.s.lines
 	l := lines[i]
 	t := strings.TrimSpace(l)
-	if m := atxHeading.FindStringSubmatch(l); m != nil && strings.TrimLeft(t, "#") != "" {
+	if p.is(i, lcATX) {
+		m := atxHeading.FindStringSubmatch(l)
 		p.addHeading(i, i, len(m[1]))
 		return 1
 	}
-	if m := htmlHeading.FindStringSubmatch(l); m != nil {
+	if p.is(i, lcHTMLHeading) {
+		m := htmlHeading.FindStringSubmatch(l)
 		p.addHeading(i, i, int(m[1][0]-'0'))
 		return 1
 	}
 	// reStructuredText: an overline, the title, an underline.
-	if adornment(t) && i+2 < len(lines) && strings.TrimSpace(lines[i+2]) == t && strings.TrimSpace(lines[i+1]) != "" {
+	if p.is(i, lcAdornment) && i+2 < len(lines) && strings.TrimSpace(lines[i+2]) == t && strings.TrimSpace(lines[i+1]) != "" {
 		p.addHeading(i, i+2, p.adornLevel("over"+t[:1]))
 		return 3
 	}
 	// Setext and reStructuredText: the title, an underline.
-	if i+1 < len(lines) && !adornment(t) && itemMark.FindString(l) == "" && !strings.HasPrefix(t, "|") {
+	if i+1 < len(lines) && !p.is(i, lcAdornment|lcItem|lcPipe) && p.is(i+1, lcAdornment) {
 		u := strings.TrimSpace(lines[i+1])
-		if adornment(u) && u[0] != '*' && utf8.RuneCountInString(u) >= min(3, utf8.RuneCountInString(t)) {
+		if u[0] != '*' && utf8.RuneCountInString(u) >= min(3, utf8.RuneCountInString(t)) {
 			level := p.adornLevel(u[:1])
 			p.addHeading(i, i+1, level)
 			return 2
 		}
 	}
-	if articleHead.MatchString(l) {
+	if p.is(i, lcArticle) {
 		level := 7
 		switch {
 		case strings.Contains(t, "章"):
@@ -279,10 +374,8 @@ func (p *parser) paragraph(i int) int {
 	for j := i + 1; j < len(lines) && j-i < maxParagraphLines; j++ {
 		l := lines[j]
 		t := strings.TrimSpace(l)
-		if t == "" || anchorOnly.MatchString(l) || strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") || strings.HasPrefix(t, "<!--") ||
-			atxHeading.MatchString(l) || htmlHeading.MatchString(l) || articleHead.MatchString(l) || adornment(t) ||
-			j+1 < len(lines) && adornment(strings.TrimSpace(lines[j+1])) && !adornment(t) ||
-			itemMark.MatchString(l) || strings.HasPrefix(t, "|") || strings.HasPrefix(strings.ToLower(t), "<table") || rstListTable.MatchString(l) {
+		if p.is(j, lcBlank|lcAnchor|lcFence|lcComment|lcATX|lcHTMLHeading|lcArticle|lcAdornment|lcItem|lcPipe|lcTableStart|lcListTable) ||
+			j+1 < len(lines) && p.is(j+1, lcAdornment) {
 			break
 		}
 		end = j
@@ -350,16 +443,7 @@ func (p *parser) item(i, ind int) int {
 	lines := p.s.lines
 	end := i
 	for j := i + 1; j < len(lines); j++ {
-		l := lines[j]
-		t := strings.TrimSpace(l)
-		if t == "" {
-			break
-		}
-		if itemMark.MatchString(l) || strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") || strings.HasPrefix(t, "|") ||
-			atxHeading.MatchString(l) || articleHead.MatchString(l) || anchorOnly.MatchString(l) || adornment(t) || strings.HasPrefix(t, "<!--") {
-			break
-		}
-		if j+1 < len(lines) && adornment(strings.TrimSpace(lines[j+1])) {
+		if p.is(j, lcBlank|lcItem|lcFence|lcPipe|lcATX|lcArticle|lcAnchor|lcAdornment|lcComment) || j+1 < len(lines) && p.is(j+1, lcAdornment) {
 			break
 		}
 		end = j
@@ -428,14 +512,12 @@ func (p *parser) onlyBlankBetween(a, b int) bool {
 // tableAt adds the table that starts at line i (its rows) and returns
 // its lines, or 0 when no table starts there.
 func (p *parser) tableAt(i int) int {
-	lines := p.s.lines
-	t := strings.TrimSpace(lines[i])
 	switch {
-	case strings.HasPrefix(t, "|") || strings.HasPrefix(t, "｜"):
+	case p.is(i, lcPipe):
 		return p.markdownTable(i)
-	case strings.HasPrefix(strings.ToLower(t), "<table"):
+	case p.is(i, lcTableStart):
 		return p.htmlTable(i)
-	case rstListTable.MatchString(lines[i]):
+	case p.is(i, lcListTable):
 		return p.listTable(i)
 	}
 	return 0
@@ -446,17 +528,13 @@ func (p *parser) tableAt(i int) int {
 func (p *parser) markdownTable(i int) int {
 	lines := p.s.lines
 	end := i
-	for end+1 < len(lines) {
-		t := strings.TrimSpace(lines[end+1])
-		if !strings.HasPrefix(t, "|") && !strings.HasPrefix(t, "｜") {
-			break
-		}
+	for end+1 < len(lines) && p.is(end+1, lcPipe) {
 		end++
 	}
 	header := -1
 	var rows []int
 	for j := i; j <= end; j++ {
-		if mdRule.MatchString(lines[j]) {
+		if p.is(j, lcMDRule) {
 			if len(rows) > 0 && header < 0 {
 				header = rows[len(rows)-1]
 			}
