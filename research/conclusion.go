@@ -531,7 +531,7 @@ func localPoint(s source, q question) (Point, int) {
 		if k > first && k+1 < len(text) && strings.HasPrefix(t, "|") && ruleLine(strings.TrimSpace(text[k+1])) {
 			continue // a table's header row
 		}
-		parts = append(parts, t)
+		parts = append(parts, plainLine(t))
 	}
 	p := Point{Ref: s.ref, Where: s.hit.Path, Line: base + first, Text: report.Cut(strings.Join(parts, " / "), 160)}
 	if end > first {
