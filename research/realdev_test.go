@@ -140,8 +140,8 @@ func (q realdevQuestion) states(p Point) bool {
 // everyday questions. LWR_REALDEV_PART picks the part (tune when unset);
 // -v logs each question's first point.
 func TestRealdevKeyPointsStateTheAnswer(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs every question of the part through research")
+	if testing.Short() || raceEnabled {
+		t.Skip("runs every question of the part through research (not in -short or under the race detector)")
 	}
 	dir := filepath.Join(researchtest.Repo(), "testdata", "realdev")
 	part := realdevPart()

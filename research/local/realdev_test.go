@@ -19,8 +19,8 @@ import (
 // every further passage it shows, is exactly what Read returns for the
 // same lines: indentation kept, never cut inside a line.
 func TestRealdevSnippetsAreTheReadLines(t *testing.T) {
-	if testing.Short() {
-		t.Skip("searches every question of testdata/realdev")
+	if testing.Short() || raceEnabled {
+		t.Skip("searches every question of testdata/realdev (not in -short or under the race detector)")
 	}
 	dir := filepath.Join(researchtest.Repo(), "testdata", "realdev")
 	var queries []string
