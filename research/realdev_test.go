@@ -193,8 +193,9 @@ func TestRealdevKeyPointsStateTheAnswer(t *testing.T) {
 }
 
 // minRealdevEverydayFirst is the floor of TestRealdevKeyPointsStateTheAnswer
-// on the tune part's 36 everyday questions.
-const minRealdevEverydayFirst = 0
+// on the tune part's 36 everyday questions: 60% of them (25 when it was
+// set).
+const minRealdevEverydayFirst = 22
 
 // openIndexRules builds (once per root) the index of a source root under
 // the given rules (the configuration's defaults when zero).
