@@ -183,8 +183,9 @@ const (
 // the question stresses, even when the analyzer drops them.
 var bracketed = lazyRegexp(`[「『“"]([^」』”"]{1,30})[」』”"]`)
 
-// asciiWord is a word of Latin letters and digits.
-var asciiWord = lazyRegexp(`[a-z0-9][a-z0-9.+#-]*[a-z0-9+#]|[a-z0-9]`)
+// asciiWord is a word of Latin letters and digits, with the mark of a
+// mention or a tag it is written with (@channel, #general).
+var asciiWord = lazyRegexp(`[@#]?(?:[a-z0-9][a-z0-9.+#-]*[a-z0-9+#]|[a-z0-9])`)
 
 // chooserWords are the words the chooser looks for: the plan's, then the
 // question's bracketed words and Latin words the analyzer dropped (and,
@@ -400,7 +401,7 @@ func (c *chooser) matchContext(i, k int) float64 {
 }
 
 // matchSiblings is how well the rows or items next to unit k in its
-// table or list hold word i.
+// table or list, and the items under it, hold word i.
 func (c *chooser) matchSiblings(i, k int) float64 {
 	u := c.s.units[k]
 	if u.kind != unitRow && u.kind != unitItem {
@@ -409,7 +410,9 @@ func (c *chooser) matchSiblings(i, k int) float64 {
 	best := 0.0
 	for d := -siblings; d <= siblings; d++ {
 		if j := k + d; d != 0 && j >= 0 && j < len(c.s.units) {
-			if v := c.s.units[j]; v.kind == u.kind && v.header == u.header && v.lead == u.lead {
+			// The rows or items beside it, and the items under it (an
+			// item's sub-items spell out what it says).
+			if v := c.s.units[j]; v.kind == u.kind && v.header == u.header && v.lead == u.lead || v.lead == k {
 				best = max(best, c.matchUnit(i, j))
 			}
 		}

@@ -297,7 +297,9 @@ func (ix *Index) ranked(ctx context.Context, q Query, opts SearchOptions) (*Resu
 		}
 		m.Score = c.score
 		bonus := 0.0
-		if m.Answer != nil && p.asked.Any() {
+		if m.Answer != nil && p.asked.Value() && m.Answer.Stated >= 1 {
+			// The asked value itself; the signs of a rule or a procedure
+			// (禁止, すること) are in most rules and move no file.
 			bonus = wAnswerFile * m.Answer.Stated
 			m.Score *= 1 + bonus
 		}

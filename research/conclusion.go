@@ -41,12 +41,12 @@ type NotStated struct {
 }
 
 // notStated returns the 資料に明記なし notice when the question asks for
-// a value (an amount, a quantity, a date, a version) and no local point
-// states one of its kind; it labels the points 関連 (related lines, not
-// the answer).
+// a value a line can be told to state (an amount, a date, a version, a
+// number of a named unit) and no local point states one of its kind; it
+// labels the points 関連 (related lines, not the answer).
 func notStated(query string, q question, srcs []source, points []Point) *NotStated {
 	a := index.AskedOf(query)
-	if !a.Value() || len(points) == 0 {
+	if !a.Specific() || len(points) == 0 {
 		return nil
 	}
 	for _, s := range srcs {
