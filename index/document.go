@@ -174,12 +174,16 @@ func markdownTitle(lines []string, from int) (string, int) {
 			continue
 		}
 		h = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(h), "#"))
-		if h != "" {
+		if h != "" && !tocTitle[strings.ToLower(h)] {
 			return h, i
 		}
 	}
 	return "", -1
 }
+
+// tocTitle are the headings of a table of contents, which name no
+// document.
+var tocTitle = map[string]bool{"目次": true, "もくじ": true, "contents": true, "table of contents": true, "toc": true, "index": true}
 
 // lead returns about leadChars characters of the first non-empty lines.
 func lead(lines []string) string {
@@ -225,6 +229,11 @@ func isHeading(lines []string, i int) bool {
 // packed together up to the bounds; a heading starts a new passage once the
 // current one has a few lines; a block longer than the bounds is split.
 func cutPassages(lines []string, starts []bool) []Passage {
+	return cutPassagesOf(lines, starts, structureOf(lines))
+}
+
+// cutPassagesOf is cutPassages with the lines' structure already read.
+func cutPassagesOf(lines []string, starts []bool, st *structure) []Passage {
 	heading := func(i int) bool { return isHeading(lines, i) || i < len(starts) && starts[i] }
 	type block struct{ start, end, chars int } // 0-based, inclusive
 	var blocks []block
@@ -240,6 +249,17 @@ func cutPassages(lines []string, starts []bool) []Passage {
 			b.chars += utf8.RuneCountInString(lines[i]) + 1
 			b.end = i
 			i++
+		}
+		// A block cut for its length is cut where a unit ends, not inside
+		// a table row or a list item that runs over several lines.
+		if i < len(lines) && b.end > b.start && strings.TrimSpace(lines[i]) != "" && !heading(i) {
+			if k := st.of[i]; k >= 0 && st.of[b.end] == k && st.units[k].start > b.start {
+				for j := b.end; j >= st.units[k].start; j-- {
+					b.chars -= utf8.RuneCountInString(lines[j]) + 1
+				}
+				b.end = st.units[k].start - 1
+				i = st.units[k].start
+			}
 		}
 		blocks = append(blocks, b)
 	}

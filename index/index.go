@@ -38,7 +38,7 @@ import (
 // SchemaVersion changes whenever an existing index can no longer be read
 // as this code expects (mapping, fields, passages or analysis); an index of
 // another version is rebuilt.
-const SchemaVersion = "lwr-index-4+" + analyzer.Version + "+extract-" + extract.Version
+const SchemaVersion = "lwr-index-5+" + analyzer.Version + "+extract-" + extract.Version
 
 // Schema is the schema an index of these options is built with: the
 // version and, with a user dictionary (search.user_dict), its words'

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -14,7 +13,6 @@ import (
 	"github.com/blevesearch/bleve/v2/search/query"
 
 	"lwr/analyzer"
-	"lwr/analyzer/thesaurus"
 )
 
 // Weights of the ranked query's clauses. BM25 scores every term clause;
@@ -56,6 +54,11 @@ const (
 	// passages looked at per result asked for.
 	wSecond       = 0.2
 	hitsPerResult = 6
+	// wAnswerFile raises a file whose chosen passage states what the
+	// question asks for (× 1 + wAnswerFile × how well it does); the
+	// answerPool files below the limit are weighed too.
+	wAnswerFile = 0.3
+	answerPool  = 4
 )
 
 // termWeight weighs a query word by its part of speech: in a question
@@ -150,23 +153,6 @@ func hasAlt(as []alt, text string) bool {
 	return slices.ContainsFunc(as, func(a alt) bool { return a.text == text })
 }
 
-// rankedPlan is the query a ranked search runs, and what it looks for.
-type rankedPlan struct {
-	terms    []string  // analyzed query words
-	weights  []float64 // their weights, by part of speech
-	surfaces []string  // how a Japanese word is written in the query, "" for others
-	compound []string  // the compound an affix word belongs to (残業代), "" for others
-	content  []string  // the content words among terms (see isContent)
-	synOf    [][]alt   // analyzed one-word synonyms of each query word
-	// phraseOf are the synonyms of several words (非表示: 非, 表示) of each
-	// query word, matched as a unit (all their bigrams) or not at all.
-	phraseOf [][]alt
-	synonyms []string
-	literals []string // folded strings to find in snippets
-	quoted   []string // folded quoted words, which must occur
-	q        query.Query
-}
-
 // gramsQ matches a passage whose bigram field (fieldGram, fieldHeadGram)
 // has every bigram of s: s as a unit, however the analyzer cut it.
 func gramsQ(field, s string, boost float64) query.Query {
@@ -214,248 +200,21 @@ func termQ(field, term string, boost float64) query.Query {
 	return t
 }
 
-// planRanked analyzes the query and builds the Bleve query.
-func planRanked(q Query, opts SearchOptions) rankedPlan {
-	a := opts.analyzerOf()
-	text := q.Text()
-	var p rankedPlan
-	seen := map[string]bool{}
-	lits := map[string]bool{}
-	addLit := func(s string) {
-		s = analyzer.FoldText(strings.TrimSpace(s))
-		if s != "" && !lits[s] && (utf8.RuneCountInString(s) > 1 || s[0] >= utf8.RuneSelf) {
-			lits[s] = true
-			p.literals = append(p.literals, s)
-		}
-	}
-	toks := a.Tokens(text)
-	var spans []string
-	// The verbs a potential form (休める) is made from (休む), by term.
-	potential := map[string]string{}
-	for i, t := range toks {
-		if base, ok := t.Potential(); ok {
-			if analyzer.IsStopWord(base) {
-				continue
-			}
-			potential[t.Term] = base
-		}
-		if !seen[t.Term] {
-			seen[t.Term] = true
-			p.terms = append(p.terms, t.Term)
-			p.weights = append(p.weights, termWeight(t))
-			if isContent(t) {
-				p.content = append(p.content, t.Term)
-			}
-			// Unknown words and katakana, which the analyzer may cut
-			// differently in the documents, are also looked for by bigrams.
-			sf := ""
-			if t.Kind == analyzer.KindJapanese && (t.Unknown || hasKatakana(t.Term)) {
-				sf = text[t.Start:t.End]
-			}
-			p.surfaces = append(p.surfaces, sf)
-			p.compound = append(p.compound, compoundOf(text, toks, i))
-		}
-		addLit(text[t.Start:t.End])
-		addLit(t.Term)
-		// Merge neighbouring Japanese tokens into spans for the bigram view.
-		if t.Kind == analyzer.KindJapanese {
-			if i > 0 && toks[i-1].Kind == analyzer.KindJapanese && toks[i-1].End == t.Start && len(spans) > 0 {
-				spans[len(spans)-1] += text[t.Start:t.End]
-			} else {
-				spans = append(spans, text[t.Start:t.End])
-			}
-		}
-	}
-	for _, w := range q.Words {
-		if w.Quoted {
-			p.quoted = append(p.quoted, analyzer.FoldText(w.Text))
-			addLit(w.Text)
-		}
-	}
-	// Synonyms stand in for the query words they replace: a dictionary
-	// synonym for the words its entry spans in the query, an extra synonym
-	// (--synonym) for every word.
-	if len(p.content) == 0 {
-		p.content = p.terms
-	}
-	p.synOf = make([][]alt, len(p.terms))
-	p.phraseOf = make([][]alt, len(p.terms))
-	termIndex := map[string]int{}
-	for i, t := range p.terms {
-		termIndex[t] = i
-	}
-	for i, t := range p.terms {
-		if base, ok := potential[t]; ok && !hasAlt(p.synOf[i], base) {
-			if _, own := termIndex[base]; !own {
-				p.synOf[i] = append(p.synOf[i], alt{text: base, weight: wVariant})
-			}
-		}
-	}
-	shown := map[string]bool{}
-	addSyn := func(s string, terms []string, weight float64, thes bool, to []int) {
-		if !shown[s] {
-			shown[s] = true
-			p.synonyms = append(p.synonyms, s)
-		}
-		addLit(s)
-		if len(terms) > 1 && len(analyzer.QueryBigrams(s)) > 0 && !isPlainASCIIWord(s) {
-			// Several words: as a unit or not at all (隠し → 非表示 must
-			// not match 表示 alone).
-			for _, i := range to {
-				if !hasAlt(p.phraseOf[i], s) {
-					p.phraseOf[i] = append(p.phraseOf[i], alt{s, weight, thes})
-				}
-			}
-			return
-		}
-		for _, term := range terms {
-			if _, own := termIndex[term]; own {
-				continue
-			}
-			for _, i := range to {
-				if !hasAlt(p.synOf[i], term) {
-					p.synOf[i] = append(p.synOf[i], alt{term, weight, thes})
-				}
-			}
-		}
-	}
-	all := make([]int, len(p.terms))
-	for i := range all {
-		all[i] = i
-	}
-	for _, s := range opts.Synonyms {
-		addSyn(s, opts.Dictionary.Terms(s), wSynonym, false, all)
-	}
-	// covered lists the terms of the tokens within start..end, in order:
-	// the tokens are in text order, so it finds the first by binary search
-	// and reads no further than end (linear in the query over all entries).
-	stamp, call := make([]int, len(p.terms)), 0
-	covered := func(start, end int) []int {
-		call++
-		var to []int
-		for k := sort.Search(len(toks), func(k int) bool { return toks[k].End > start }); k < len(toks) && toks[k].Start < end; k++ {
-			if i, ok := termIndex[toks[k].Term]; ok && stamp[i] != call {
-				stamp[i] = call
-				to = append(to, i)
-			}
-		}
-		return to
-	}
-	for _, e := range opts.Dictionary.Entries(text) {
-		to := covered(e.Start, e.End)
-		if len(to) == 0 {
-			to = all
-		}
-		for _, s := range e.Synonyms {
-			addSyn(s, opts.Dictionary.Terms(s), wSynonym, false, to)
-		}
-	}
-	// SudachiDict's groups, below the hand-made dictionary: the same
-	// lexeme (スマホ, スマートフォン) nearly as the word, words of like
-	// meaning (印鑑, 印章) lower.
-	if opts.Dictionary.Thesaurus() && !opts.NoThesaurus {
-		ts := make([]thesaurus.Term, len(toks))
-		for i, t := range toks {
-			ts[i] = thesaurus.Term{Text: t.Term, Predicate: strings.HasPrefix(t.POS, "動詞") || strings.HasPrefix(t.POS, "形容詞"),
-				Joined: i > 0 && t.Kind == analyzer.KindJapanese && toks[i-1].Kind == analyzer.KindJapanese && toks[i-1].End == t.Start}
-		}
-		for _, m := range thesaurus.Default().Lookup(ts) {
-			// A word of several query terms (早見表: 早見, 表) stands in for
-			// the first one only: a weak synonym must not cover them all.
-			to := covered(toks[m.From].Start, toks[m.To-1].End)
-			if len(to) > 1 {
-				to = to[:1]
-			}
-			for j, w := range m.Words {
-				if j == maxThesaurusWords {
-					break
-				}
-				weight := wThesaurus
-				if w.Variant {
-					weight = wVariant
-				}
-				addSyn(w.Text, w.Terms, weight, true, to)
-			}
-		}
-	}
-	if len(p.terms) == 0 && len(p.quoted) == 0 {
-		return p
-	}
-
-	// One clause per query word: the word in the body and in the head (file
-	// name, folders, title, summary, lead), and its synonyms at a lower
-	// weight. The sum over the words is scaled by their weighted coverage.
-	var words []query.Query
-	for i, t := range p.terms {
-		w := p.weights[i]
-		kids := []query.Query{termQ(fieldBody, t, w*wBody), termQ(fieldHead, t, w*wHead)}
-		heads := map[int]int{1: 0}
-		for _, s := range capped(p.synOf[i]) {
-			heads[len(kids)+1] = len(kids)
-			kids = append(kids, termQ(fieldBody, s.text, w*s.weight*wBody), termQ(fieldHead, s.text, w*s.weight*wHead))
-		}
-		for _, s := range capped(p.phraseOf[i]) {
-			kids = append(kids, gramsQ(fieldGram, s.text, w*s.weight*wBody), gramsQ(fieldHeadGram, s.text, w*s.weight*wHead))
-		}
-		if c := p.compound[i]; c != "" {
-			kids = append(kids, gramsQ(fieldGram, c, wCompound))
-		}
-		// A Japanese word also counts where all its bigrams are: the
-		// analyzer may have cut the text differently (unknown compounds
-		// such as リマインダーメール are one token).
-		if bg := analyzer.QueryBigrams(p.surfaces[i]); len(bg) > 0 {
-			var conj []query.Query
-			for _, g := range bg {
-				conj = append(conj, termQ(fieldGram, g, w*wGramWord))
-			}
-			kids = append(kids, bleve.NewConjunctionQuery(conj...))
-		}
-		words = append(words, &combineQuery{children: kids, headAlone: wHeadAlone, heads: heads})
-	}
-	top := &combineQuery{children: words, coverage: p.weights, alpha: coverageAlpha}
-	// The bigrams of the query's Japanese spans in the head: a bonus for
-	// the words side by side in a title or lead. (The same bonus over the
-	// body cost half the search time and did not change the ranking.)
-	var gram []query.Query
-	bis := map[string]bool{}
-	for _, s := range spans {
-		for _, g := range analyzer.QueryBigrams(s) {
-			if !bis[g] {
-				bis[g] = true
-				gram = append(gram, termQ(fieldHeadGram, g, wHeadGram))
-			}
-		}
-	}
-	if len(gram) > 0 {
-		top.children = append(top.children, &combineQuery{children: gram})
-	}
-	var must []query.Query
-	for _, w := range p.quoted {
-		must = append(must, literalQuery(w, wGramWord))
-	}
-	switch {
-	case len(p.terms) == 0:
-		p.q = bleve.NewConjunctionQuery(must...)
-	case len(must) == 0:
-		p.q = top
-	default:
-		p.q = bleve.NewConjunctionQuery(append(must, top)...)
-	}
-	return p
-}
-
 func (ix *Index) ranked(ctx context.Context, q Query, opts SearchOptions) (*Result, error) {
 	p := planRanked(q, opts)
 	res := &Result{Terms: p.terms, Content: p.content, Synonyms: p.synonyms}
 	if p.q == nil {
 		return res, nil
 	}
+	if opts.Explain {
+		res.Plan = p.String()
+	}
 	type cand struct {
-		path       string
-		start, end int
-		score      float64
-		expl       *search.Explanation
-		second     float64 // the file's second-best passage's score, 0 for none
+		path   string
+		hits   []scoredPassage // the file's passages among the hits, best first
+		score  float64
+		expl   *search.Explanation
+		second float64 // the file's second-best passage's score, 0 for none
 	}
 	var cands []cand
 	size := opts.Limit * hitsPerResult
@@ -476,10 +235,11 @@ func (ix *Index) ranked(ctx context.Context, q Query, opts SearchOptions) (*Resu
 				if cands[k].second == 0 {
 					cands[k].second = h.Score // hits come best first
 				}
+				cands[k].hits = append(cands[k].hits, scoredPassage{s, e, h.Score})
 				continue
 			}
 			at[pth] = len(cands)
-			cands = append(cands, cand{path: pth, start: s, end: e, score: h.Score, expl: h.Expl})
+			cands = append(cands, cand{path: pth, hits: []scoredPassage{{s, e, h.Score}}, score: h.Score, expl: h.Expl})
 		}
 		for i := range cands {
 			cands[i].score += wSecond * cands[i].second
@@ -502,11 +262,33 @@ func (ix *Index) ranked(ctx context.Context, q Query, opts SearchOptions) (*Resu
 		return strings.Compare(a.path, b.path)
 	})
 	res.Total = len(cands)
+	// Every passage of the files shown, scored: the passage chooser
+	// weighs them all, not only those among the best hits.
+	var shown []string
+	for _, c := range cands[:min(len(cands), opts.Limit+answerPool+2)] {
+		shown = append(shown, c.path)
+	}
+	all, err := ix.filePassages(ctx, p.q, shown)
+	if err != nil {
+		return nil, err
+	}
+	for i := range cands {
+		if hs := all[cands[i].path]; len(hs) > 0 {
+			cands[i].hits = hs
+		}
+	}
+	// The files whose passage states what the question asks for move up:
+	// the best ones, and a few below them, get their passages chosen and
+	// their scores raised by how well that passage states it.
+	pool := opts.Limit
+	if p.asked.Any() {
+		pool += answerPool
+	}
 	for _, c := range cands {
-		if len(res.Matches) >= opts.Limit {
+		if len(res.Matches) >= pool {
 			break
 		}
-		m, ok, err := ix.snippet(c.path, c.start, c.end, p, opts)
+		m, ok, err := ix.snippet(c.path, c.hits, &p, opts)
 		if err != nil {
 			return nil, err
 		}
@@ -514,14 +296,38 @@ func (ix *Index) ranked(ctx context.Context, q Query, opts SearchOptions) (*Resu
 			continue
 		}
 		m.Score = c.score
+		bonus := 0.0
+		if m.Answer != nil && p.asked.Value() && m.Answer.Stated >= 1 {
+			// The asked value itself; the signs of a rule or a procedure
+			// (禁止, すること) are in most rules and move no file.
+			bonus = wAnswerFile * m.Answer.Stated
+			m.Score *= 1 + bonus
+		}
 		if opts.Explain {
+			why := m.Explain
 			m.Explain = explain(c.expl)
 			if wSecond*c.second > 0 {
-				m.Explain += fmt.Sprintf("+ %.3f = %g × %.3f, the file's second-best passage\n", wSecond*c.second, wSecond, c.second)
+				m.Explain += fmt.Sprintf("\n+ %.3f = %g × %.3f, the file's second-best passage", wSecond*c.second, wSecond, c.second)
+			}
+			if bonus > 0 {
+				m.Explain += fmt.Sprintf("\n× %.3f = 1 + %g × %.2f, its passage states what the question asks for (%s)", 1+bonus, wAnswerFile, m.Answer.Stated, p.asked)
+			}
+			if why != "" {
+				m.Explain += "\n" + why
 			}
 		}
 		res.Matches = append(res.Matches, m)
 	}
+	slices.SortStableFunc(res.Matches, func(a, b Match) int {
+		if a.Score != b.Score {
+			if a.Score > b.Score {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a.Path, b.Path)
+	})
+	res.Matches = res.Matches[:min(len(res.Matches), opts.Limit)]
 	// Whether each match's own text holds the query's content words (the
 	// policies promote, order editions and set aside abolished rules by
 	// it), then the preferred documents below the limit that do, with
@@ -562,7 +368,7 @@ func (ix *Index) ranked(ctx context.Context, q Query, opts SearchOptions) (*Resu
 		if !ok {
 			continue
 		}
-		m, ok, err := ix.snippet(pth, s, e, p, opts)
+		m, ok, err := ix.snippet(pth, []scoredPassage{{s, e, h.Score}}, &p, opts)
 		if err != nil || !ok {
 			if err != nil {
 				return nil, err
@@ -574,11 +380,40 @@ func (ix *Index) ranked(ctx context.Context, q Query, opts SearchOptions) (*Resu
 		m.Score = min(h.Score, lowest(res.Matches))
 		m.OwnMatch = true
 		if opts.Explain {
+			why := m.Explain
 			m.Explain = explain(h.Expl)
+			if why != "" {
+				m.Explain += "\n" + why
+			}
 		}
 		res.Matches = append(res.Matches, m)
 	}
 	return res, nil
+}
+
+// filePassages scores every passage of the files for a query: by file,
+// its passages that match, best first.
+func (ix *Index) filePassages(ctx context.Context, q query.Query, files []string) (map[string][]scoredPassage, error) {
+	var ids []string
+	for _, f := range files {
+		if e, ok := ix.entry(f); ok {
+			ids = append(ids, e.IDs...)
+		}
+	}
+	out := map[string][]scoredPassage{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	sr, err := ix.b.SearchInContext(ctx, ix.searchRequest(bleve.NewConjunctionQuery(q, bleve.NewDocIDQuery(ids)), len(ids), false))
+	if err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	for _, h := range sr.Hits {
+		if pth, s, e, ok := parsePassageID(h.ID); ok && h.Score > 0 {
+			out[pth] = append(out[pth], scoredPassage{s, e, h.Score})
+		}
+	}
+	return out, nil
 }
 
 // holdTerms reports, for each of the documents, whether it has every term
@@ -665,10 +500,13 @@ func lowest(ms []Match) float64 {
 	return lo
 }
 
-// snippet reads a file and cuts the snippet of a ranked hit from its
-// passage lines; ok is false when the file is gone or no longer holds a
-// quoted word.
-func (ix *Index) snippet(rel string, start, end int, p rankedPlan, opts SearchOptions) (Match, bool, error) {
+// snippet reads a file and cuts the snippet of a ranked hit: the lines
+// the passage chooser picks among the file's units (its best passages in
+// the index weighing in), or, when no unit holds a word, the window of the
+// best passage that does; ok is false when the file is gone or no longer
+// holds a quoted word. hits are the file's passages among the hits, best
+// first.
+func (ix *Index) snippet(rel string, hits []scoredPassage, p *rankedPlan, opts SearchOptions) (Match, bool, error) {
 	literals, quoted, maxChars := p.literals, p.quoted, opts.MaxChars
 	cur, ok := ix.readCurrent(rel)
 	if !ok {
@@ -676,6 +514,7 @@ func (ix *Index) snippet(rel string, start, end int, p rankedPlan, opts SearchOp
 	}
 	text := cur.text
 	lines := Lines(text)
+	start, end := hits[0].start, hits[0].end
 	if start > len(lines) {
 		start, end = 1, len(lines)
 	}
@@ -688,17 +527,41 @@ func (ix *Index) snippet(rel string, start, end int, p rankedPlan, opts SearchOp
 			}
 		}
 	}
-	m, found := snippetOf(lines, start, end, literals, maxChars, !opts.SkipHighlights)
-	if !found && (start > 1 || end < len(lines)) {
-		// The file changed since it was indexed: look in all of it.
-		if m2, found := snippetOf(lines, 1, len(lines), literals, maxChars, !opts.SkipHighlights); found {
-			m = m2
+	var m Match
+	e, _ := ix.entry(rel)
+	kind := KindOf(rel, e.Title)
+	st := structureOf(lines)
+	ch := choose(st, p, rel+"\n"+e.Title, kind, hits, maxChars, opts.Explain)
+	if ch.unit >= 0 {
+		m = Match{StartLine: ch.start, EndLine: ch.end, Snippet: strings.Join(lines[ch.start-1:ch.end], "\n"), Also: ch.also, Answer: ch.answer, Explain: ch.why}
+		if !opts.SkipHighlights {
+			m.Highlights = highlights(m.Snippet, literals)
+		}
+	} else {
+		var found bool
+		m, found = snippetOf(lines, start, end, literals, maxChars, !opts.SkipHighlights)
+		if !found && (start > 1 || end < len(lines)) {
+			// The file changed since it was indexed: look in all of it.
+			if m2, found := snippetOf(lines, 1, len(lines), literals, maxChars, !opts.SkipHighlights); found {
+				m = m2
+			}
 		}
 	}
+	// The passage is the index's passage (or passages) of the snippet.
+	ps := cutPassagesOf(lines, sectionStarts(cur.locs, len(lines)), st)
+	start, _ = passageOf(ps, m.StartLine)
+	_, end = passageOf(ps, m.EndLine)
 	m.Path = rel
+	m.Kind = kind
 	m.ModTime = cur.mtime
 	m.SHA256 = cur.sum
-	m.Locator = cur.locator(m.StartLine, m.EndLine, literals)
+	// Where the answer stands, when a unit states it: the row or the
+	// comment a reader is sent to, not the header above it.
+	if a := m.Answer; a != nil && a.StartLine >= m.StartLine && a.EndLine <= m.EndLine {
+		m.Locator = cur.locator(a.StartLine, a.EndLine, literals)
+	} else {
+		m.Locator = cur.locator(m.StartLine, m.EndLine, literals)
+	}
 	m.Passage = strings.Join(lines[start-1:end], "\n")
 	m.PassageStart, m.PassageEnd = start, end // the lines Passage is, also when the file changed
 	ix.describe(&m, text)

@@ -127,7 +127,7 @@ func (o SearchOptions) withDefaults() SearchOptions {
 type Match struct {
 	Path      string // relative to the source root, forward slashes
 	Score     float64
-	Snippet   string // the text of lines StartLine..EndLine, trimmed at the edges only
+	Snippet   string // the text of lines StartLine..EndLine exactly, indentation kept
 	StartLine int
 	EndLine   int
 	ModTime   time.Time
@@ -142,13 +142,23 @@ type Match struct {
 	Title                    string
 	SHA256                   string            // of the current file's bytes
 	Editions                 []edition.Edition // read from the current text
-	// Locator is where the snippet's first line stands in a PDF or Office
-	// document (page, sheet and row, slide, heading); nil for text files.
+	// Locator is where the snippet stands in a PDF or Office document
+	// (page, sheet and row, slide, heading): its first line holding a query
+	// word, or the first line of Answer in ranked mode; nil for text files.
 	Locator *extract.Locator `json:",omitempty"`
 	// OwnMatch: the document's own text holds every query word, not only
 	// synonyms or bigrams (ranked mode: for SearchOptions.Preferred only).
 	OwnMatch bool
-	Explain  string
+	// Also are further passages of the file that state what the question
+	// asks for (ranked mode), after the snippet's.
+	Also []Excerpt `json:",omitempty"`
+	// Kind is what kind of document the file is (ranked mode): a rule or
+	// procedure (""), a form, an example, an FAQ, minutes, a translation.
+	Kind DocKind `json:",omitempty"`
+	// Answer is the unit of the snippet that best states what the
+	// question asks for (ranked mode), nil when none holds a word.
+	Answer  *Answer `json:",omitempty"`
+	Explain string
 }
 
 // Result is the answer to a search.
@@ -168,7 +178,10 @@ type Result struct {
 	Content []string
 	// Synonyms are the synonyms that were added.
 	Synonyms []string
-	Took     time.Duration
+	// Plan is the ranked query's plan, its clauses and weights
+	// (SearchOptions.Explain).
+	Plan string `json:",omitempty"`
+	Took time.Duration
 }
 
 // Bounds of a search's words. The analysis of a query, what the

@@ -24,10 +24,11 @@ const tableHeaderLines = 6
 // snippetOf cuts a snippet from lines from..to (1-based, inclusive): the
 // window of whole lines that holds the most distinct words (folded) within
 // maxChars characters, widened with up to contextLines neighbouring lines
-// each way while it fits, with blank lines dropped at its edges. A single line longer than maxChars is
-// cut around its first word. The snippet is exactly the text of its lines,
-// trimmed at the edges only. found says whether the lines hold a word;
-// highlight asks for the byte ranges of the words in the snippet.
+// each way while it fits, with blank lines dropped at its edges. The
+// snippet is exactly the text of its lines, indentation kept; a single
+// line longer than maxChars is shown whole. found says whether the lines
+// hold a word; highlight asks for the byte ranges of the words in the
+// snippet.
 func snippetOf(lines []string, from, to int, words []string, maxChars int, highlight bool) (Match, bool) {
 	if len(words) > 64 {
 		words = words[:64]
@@ -141,13 +142,10 @@ func snippetOf(lines []string, from, to int, words []string, maxChars int, highl
 			a, c = h, hc
 		}
 	}
+	// The snippet is its lines exactly, indentation kept: a single line
+	// longer than maxChars is shown whole, never cut inside.
 	m := Match{StartLine: from + a, EndLine: from + b}
-	text := strings.Join(lines[from-1+a:from+b], "\n")
-	if utf8.RuneCountInString(text) > maxChars {
-		// Only a single line can be this long: cut it around its first word.
-		text = cutLine(text, words, maxChars)
-	}
-	m.Snippet = strings.TrimSpace(text)
+	m.Snippet = strings.Join(lines[from-1+a:from+b], "\n")
 	if highlight {
 		m.Highlights = highlights(m.Snippet, words)
 	}
@@ -177,28 +175,6 @@ func crossWords(a, b string, words []string, have uint64) uint64 {
 		}
 	}
 	return m
-}
-
-// cutLine returns maxChars characters of a long line around the first word.
-func cutLine(line string, words []string, maxChars int) string {
-	f := foldForHighlight(line)
-	at := -1
-	for _, w := range words {
-		if i := strings.Index(f.text, w); i >= 0 && (at < 0 || i < at) {
-			at = i
-		}
-	}
-	startByte := 0
-	if at >= 0 {
-		startByte, _ = f.orig(at, at+1)
-	}
-	// Start a quarter of the budget before the word, at a rune boundary.
-	runesBefore := utf8.RuneCountInString(line[:startByte])
-	first := max(0, runesBefore-maxChars/4)
-	rs := []rune(line)
-	last := min(len(rs), first+maxChars)
-	first = max(0, last-maxChars)
-	return string(rs[first:last])
 }
 
 // highlights returns the byte ranges of text that hold words, merged where

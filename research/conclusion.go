@@ -9,6 +9,7 @@ import (
 
 	"lwr/analyzer"
 	"lwr/analyzer/edition"
+	"lwr/index"
 	"lwr/policy"
 	"lwr/research/report"
 	"lwr/web"
@@ -20,14 +21,49 @@ import (
 // 未確認 / 要検証 labels and, when cross-checking is impossible, the
 // FORCE_REVIEW notice. Texts are raw; the renderer escapes them.
 type Conclusion struct {
-	Points      []Point                   `json:"points"`
-	Conflicts   []Conflict                `json:"conflicts"`
-	Preferences []Note                    `json:"preferences"`
-	Currentness []CurrentnessNote         `json:"currentness"`
-	Unverified  []Note                    `json:"unverified"` // 未確認
-	ToVerify    []Note                    `json:"to_verify"`  // 要検証
-	ForceReview *ForceReview              `json:"force_review,omitempty"`
-	Resolution  report.ConflictResolution `json:"conflict_resolution"`
+	Points      []Point           `json:"points"`
+	Conflicts   []Conflict        `json:"conflicts"`
+	Preferences []Note            `json:"preferences"`
+	Currentness []CurrentnessNote `json:"currentness"`
+	Unverified  []Note            `json:"unverified"` // 未確認
+	ToVerify    []Note            `json:"to_verify"`  // 要検証
+	ForceReview *ForceReview      `json:"force_review,omitempty"`
+	// NotStated says that no source states the value the question asks
+	// for (資料に明記なし): the points are the nearest related lines.
+	NotStated  *NotStated                `json:"not_stated,omitempty"`
+	Resolution report.ConflictResolution `json:"conflict_resolution"`
+}
+
+// NotStated is the conclusion's 資料に明記なし: what the question asks for
+// that no local source states.
+type NotStated struct {
+	Asked string `json:"asked"` // 数量(文字), 金額, 期限, 版
+}
+
+// notStated returns the 資料に明記なし notice when the question asks for
+// a value a line can be told to state (an amount, a date, a version, a
+// number of a named unit) and no local point states one of its kind; it
+// labels the points 関連 (related lines, not the answer).
+func notStated(query string, q question, srcs []source, points []Point) *NotStated {
+	a := index.AskedOf(query)
+	if !a.Specific() || len(points) == 0 {
+		return nil
+	}
+	for _, s := range srcs {
+		if !s.local() {
+			continue
+		}
+		if ans := s.hit.Match.Answer; ans != nil && ans.Stated >= 1 {
+			return nil
+		}
+		if ans := s.hit.Match.Answer; ans == nil && q.asked.any() && answersAny(q.asked, factsOfSource(s)) {
+			return nil
+		}
+	}
+	for i := range points {
+		points[i].Labels = append(points[i].Labels, "関連")
+	}
+	return &NotStated{Asked: a.String()}
 }
 
 // Point is the main point of one source.
@@ -108,7 +144,8 @@ func BuildConclusion(r *Report) Conclusion {
 		}
 	}
 	var about []bool
-	c.Points, about = keyPoints(srcs, q)
+	c.Points, about = keyPoints(srcs, q, r.Query)
+	c.NotStated = notStated(r.Query, q, srcs, c.Points)
 	alignExcerpts(srcs, c.Points)
 	// A page that could not be fetched is no evidence to weigh against
 	// another: its snippet is the search engine's.
@@ -249,32 +286,52 @@ func alignExcerpts(srcs []source, points []Point) {
 // maxFillerPoints bounds the key points when none is about the question.
 const maxFillerPoints = 3
 
+// rankedPoint is a source's point and its tier.
+type rankedPoint struct {
+	p    Point
+	tier int
+	src  source
+}
+
 // keyPoints are the main points of the sources, best evidence first: the
-// answers, then the points about the question; filler (a passage that
-// holds too few of the question's words) only when nothing else is
-// there, and then the first few. about says, per source, whether its
-// point counts as evidence.
-func keyPoints(srcs []source, q question) (points []Point, about []bool) {
-	type ranked struct {
-		p    Point
-		tier int
-	}
-	var all []ranked
+// answers (one per organisation first when the sources come from several
+// top-level folders), then the points about the question; within each,
+// rules before forms, examples, FAQs and minutes, and the newest edition
+// of a family before the older ones (labelled 旧版), else the search's
+// order. Filler (a passage that holds too few of the question's words)
+// only when nothing else is there, and then the first few. about says,
+// per source, whether its point counts as evidence.
+func keyPoints(srcs []source, q question, query string) (points []Point, about []bool) {
+	var all []rankedPoint
 	best := tierFiller
 	for _, s := range srcs {
 		p, t := mainPoint(s, q)
-		all = append(all, ranked{p, t})
+		all = append(all, rankedPoint{p, t, s})
 		best = min(best, t)
 	}
 	points = []Point{}
+	// When a rule states the answer, forms and examples (how a thing is
+	// filled in) make no further point.
+	answered := slices.ContainsFunc(all, func(r rankedPoint) bool { return r.tier == tierAnswer && kindRank(r.src, query) == 0 })
 	for tier := tierAnswer; tier <= tierFiller; tier++ {
 		if tier == tierFiller && best < tierFiller {
 			break
 		}
+		var rs []rankedPoint
 		for _, r := range all {
 			if r.tier == tier {
-				points = append(points, r.p)
+				rs = append(rs, r)
 			}
+		}
+		if tier == tierAbout && answered {
+			rs = slices.DeleteFunc(rs, func(r rankedPoint) bool { return exampleOnly(r.src, query) })
+		}
+		rs = orderPoints(rs, query, tier == tierAnswer)
+		if tier == tierAnswer {
+			rs = byOrganisation(rs)
+		}
+		for _, r := range rs {
+			points = append(points, r.p)
 		}
 	}
 	if best == tierFiller {
@@ -323,7 +380,72 @@ func mainPoint(s source, q question) (Point, int) {
 		}
 		return p, tier
 	}
+	p, tier := localPoint(s, q)
+	if ed := s.hit.Edition(); ed != "" {
+		p.Labels = append(p.Labels, "版: "+ed)
+	}
+	if s.hit.Ext.Preferred != nil {
+		p.Labels = append(p.Labels, "優先資料")
+	}
+	if at, ok := edition.AbolishedAt(s.hit.Match.Editions); ok {
+		p.Labels = append(p.Labels, "廃止("+at+")")
+	} else if superseded(s.hit) {
+		p.Labels = append(p.Labels, "旧版")
+	}
+	for _, rec := range s.hit.Ext.Currentness {
+		p.Labels = append(p.Labels, rec.Meaning.Label)
+	}
+	return p, tier
+}
+
+// maxPointLines bounds the lines a key point cites; minCoverage is the
+// share of the question's words a passage found to state the answer must
+// hold (with its headings and its file's name) to be about the question.
+const (
+	maxPointLines = 6
+	minCoverage   = 0.6
+)
+
+// localPoint is the point of a local source and its tier: the unit the
+// search found to state the answer (a rule's sentence, a table row with
+// its headers, a list item), else the line of its snippet that holds the
+// most query words.
+func localPoint(s source, q question) (Point, int) {
 	m := s.hit.Match
+	if a := m.Answer; a != nil && a.StartLine >= m.StartLine && a.EndLine <= m.EndLine && strings.TrimSpace(a.Text) != "" {
+		p := Point{Ref: s.ref, Where: s.hit.Path, Line: a.StartLine, Text: report.Cut(a.Text, 160)}
+		end := a.EndLine
+		// A sentence that leads into a list, or a question of a Q&A list,
+		// runs on to the items or the answer below it.
+		if pl := strings.Split(m.Passage, "\n"); m.Passage != "" && a.EndLine >= m.PassageStart && a.EndLine-m.PassageStart < len(pl) {
+			last := a.EndLine - m.PassageStart
+			if t := strings.TrimSpace(pl[last]); leadIn.MatchString(t) || faqQuestion.MatchString(t) {
+				if k := runOn(pl, last, q); k > last {
+					end = m.PassageStart + k
+					var parts []string
+					for _, l := range pl[last+1 : k+1] {
+						if t := strings.TrimSpace(l); t != "" && !ruleLine(t) {
+							parts = append(parts, plainLine(t))
+						}
+					}
+					p.Text = report.Cut(a.Text+" / "+strings.Join(parts, " / "), 160)
+				}
+			}
+		}
+		if end = min(end, a.StartLine+maxPointLines-1); end > a.StartLine {
+			p.EndLine = end
+		}
+		tier := tierAbout
+		switch {
+		case a.Coverage < minCoverage && !q.about(analyzer.Fold(s.hit.Path+"\n"+m.Title+"\n"+m.Snippet)):
+			tier = tierFiller
+		case a.Stated >= 1:
+			// It states a value of the kind the question asks for (the
+			// search read what it asks: 何文字, いくら, いつまで, どのバージョン).
+			tier = tierAnswer
+		}
+		return p, tier
+	}
 	lines := strings.Split(m.Snippet, "\n")
 	// The line with the most query words (highlighted bytes), a line
 	// stating an amount or a date counting a little more; headings and
@@ -409,7 +531,7 @@ func mainPoint(s source, q question) (Point, int) {
 		if k > first && k+1 < len(text) && strings.HasPrefix(t, "|") && ruleLine(strings.TrimSpace(text[k+1])) {
 			continue // a table's header row
 		}
-		parts = append(parts, t)
+		parts = append(parts, plainLine(t))
 	}
 	p := Point{Ref: s.ref, Where: s.hit.Path, Line: base + first, Text: report.Cut(strings.Join(parts, " / "), 160)}
 	if end > first {
@@ -423,21 +545,22 @@ func mainPoint(s source, q question) (Point, int) {
 	default:
 		tier = tierAbout
 	}
-	if ed := s.hit.Edition(); ed != "" {
-		p.Labels = append(p.Labels, "版: "+ed)
-	}
-	if s.hit.Ext.Preferred != nil {
-		p.Labels = append(p.Labels, "優先資料")
-	}
-	if at, ok := edition.AbolishedAt(s.hit.Match.Editions); ok {
-		p.Labels = append(p.Labels, "廃止("+at+")")
-	} else if superseded(s.hit) {
-		p.Labels = append(p.Labels, "旧版")
-	}
-	for _, rec := range s.hit.Ext.Currentness {
-		p.Labels = append(p.Labels, rec.Meaning.Label)
-	}
 	return p, tier
+}
+
+var (
+	mdLinkRe  = regexp.MustCompile(`!?\[([^\]]*)\]\([^)]*\)`)
+	htmlTagRe = regexp.MustCompile(`<[^>]*>`)
+)
+
+// plainLine is a line of a key point without its markup: a link as its
+// text, no tags, no emphasis or code marks (the quoted lines of section 1
+// keep theirs).
+func plainLine(t string) string {
+	t = mdLinkRe.ReplaceAllString(t, "$1")
+	t = htmlTagRe.ReplaceAllString(t, " ")
+	t = strings.NewReplacer("**", "", "__", "", "`", "", "&nbsp;", " ", "&lt;", "<", "&gt;", ">", "&amp;", "&").Replace(t)
+	return strings.Join(strings.Fields(t), " ")
 }
 
 // articleTitle is a rule's article heading: 第4条（USBメモリ等の利用）.

@@ -311,6 +311,9 @@ func renderDeep(b *bytes.Buffer, r *Report) {
 func renderConclusion(b *bytes.Buffer, r *Report) {
 	c := r.Conclusion
 	b.WriteString("### 要点\n\n")
+	if c.NotStated != nil {
+		fmt.Fprintf(b, "- 資料に明記なし: 質問の問う%sを述べる記載はローカル資料に見つからなかった。以下は関連する記載で、回答ではない。\n", report.Text(c.NotStated.Asked))
+	}
 	for _, p := range c.Points {
 		where := report.Text(p.Where)
 		switch {

@@ -91,6 +91,14 @@ for qs in index/testdata/dev-queries.tsv "$(dirname "$0")/../index/testdata/chec
   python3 "$bench/eval.py" "$qs" "$work/run.tsv" | sed 's/^/  /'
 done
 
+# Answers on real documents (testdata/realdev): answer MRR@10, answer@1 and
+# file MRR@10 on the tuning part, the part kept out of tuning and, when it
+# is there, the blind set.
+for part in tune holdout blind; do
+  [[ $part == blind && ! -f testdata/realdev/blind-queries.tsv ]] && continue
+  "$bench/realdev.sh" "$part" "$lwr"
+done
+
 # The daemon: search latency against ripgrep at 1× and 10×, save-to-search
 # latency, idle memory.
 "$(dirname "$0")/bench-daemon.sh" "$corpus" "$lwr" "$work"

@@ -59,7 +59,7 @@ func goldenSet(t *testing.T, dir, root string, least int) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := s.Search(context.Background(), Request{Query: q, Mode: mode, Limit: 8, MaxChars: 300, NoHighlights: true})
+			res, err := s.Search(context.Background(), Request{Query: q, Mode: mode, Limit: 8, MaxChars: 300, NoHighlights: true, Explain: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -82,18 +82,26 @@ func goldenSet(t *testing.T, dir, root string, least int) {
 	}
 }
 
-// golden is the reviewable form of a result: no times, no absolute paths.
+// golden is the reviewable form of a result: no times, no absolute paths;
+// the ranked plan (each word's clauses and weights) and, per match, why
+// its passage won.
 func golden(query string, r *Result) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "query: %s\nmode: %s\nwords: %s\n", query, r.Mode, strings.Join(r.Terms, " "))
 	if len(r.Synonyms) > 0 {
 		fmt.Fprintf(&b, "synonyms: %s\n", strings.Join(r.Synonyms, " "))
 	}
+	if r.Plan != "" {
+		b.WriteString(r.Plan + "\n")
+	}
 	fmt.Fprintf(&b, "files: %d of %d matching, %d indexed\n", len(r.Matches), r.Total, r.Scanned)
 	for i, m := range r.Matches {
 		fmt.Fprintf(&b, "\n%d. %s:%d-%d  score %.3f\n", i+1, m.Path, m.StartLine, m.EndLine, m.Score)
 		if i < len(r.Annotations) {
 			fmt.Fprintf(&b, "   [%s]\n", strings.TrimPrefix(r.Annotations[i].Message, m.Path+": "))
+		}
+		if a := m.Answer; a != nil {
+			fmt.Fprintf(&b, "   answer L%d-L%d: %s\n   why: %s\n", a.StartLine, a.EndLine, a.Text, a.Why)
 		}
 		for _, line := range strings.Split(m.Snippet, "\n") {
 			fmt.Fprintf(&b, "   | %s\n", line)

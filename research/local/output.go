@@ -101,6 +101,28 @@ type ExtResult struct {
 	// Locations are, in match order, where the matches of PDF and Office
 	// documents stand ({} for text files).
 	Locations []Location `json:"locations"`
+	// Passages are, in match order, the passages each match shows, with
+	// their lines: the snippet's (and the unit of it that states the
+	// answer), then any further passage of the file that states it too.
+	Passages []MatchPassages `json:"passages"`
+}
+
+// MatchPassages are the passages of one match.
+type MatchPassages struct {
+	Path string `json:"path"`
+	// Kind is what kind of document it is: "" for a rule or procedure,
+	// form, example, faq, minutes or translation.
+	Kind     string    `json:"kind,omitempty"`
+	Passages []Passage `json:"passages"`
+}
+
+// Passage is one passage of a match: its lines and text exactly as the
+// file has them, and for the first, the lines of it that state the answer.
+type Passage struct {
+	StartLine int           `json:"start_line"`
+	EndLine   int           `json:"end_line"`
+	Text      string        `json:"text"`
+	Answer    *index.Answer `json:"answer,omitempty"`
 }
 
 // Agent returns the result as the agent schema's local_result.
@@ -128,7 +150,15 @@ func (r *Result) Ext() ExtResult {
 	if locs == nil {
 		locs = []Location{}
 	}
-	return ExtResult{AgentResult: r.Agent(), Annotations: r.Annotations, Policies: r.Policies, Locations: locs}
+	ps := []MatchPassages{}
+	for _, m := range r.Matches {
+		mp := MatchPassages{Path: m.Path, Kind: string(m.Kind), Passages: []Passage{{StartLine: m.StartLine, EndLine: m.EndLine, Text: m.Snippet, Answer: m.Answer}}}
+		for _, a := range m.Also {
+			mp.Passages = append(mp.Passages, Passage{StartLine: a.StartLine, EndLine: a.EndLine, Text: a.Snippet})
+		}
+		ps = append(ps, mp)
+	}
+	return ExtResult{AgentResult: r.Agent(), Annotations: r.Annotations, Policies: r.Policies, Locations: locs, Passages: ps}
 }
 
 // EmptyResult is the local_result of a search that found nothing to
@@ -222,6 +252,12 @@ func writeText(out io.Writer, r *Result, tty bool) {
 	case r.Policies.HistoricalQuestion:
 		fmt.Fprintln(out, HistoricalLine)
 	}
+	if r.Plan != "" {
+		for _, line := range strings.Split(r.Plan, "\n") {
+			fmt.Fprintln(out, "| "+line)
+		}
+		fmt.Fprintln(out)
+	}
 	for i, m := range r.Matches {
 		where := ""
 		if i < len(r.Locations) && r.Locations[i].Label != "" {
@@ -246,6 +282,12 @@ func writeText(out io.Writer, r *Result, tty bool) {
 		b.WriteString(m.Snippet[last:])
 		for _, line := range strings.Split(b.String(), "\n") {
 			fmt.Fprintln(out, "   "+line)
+		}
+		for _, a := range m.Also {
+			fmt.Fprintf(out, "   … %s:%d-%d\n", m.Path, a.StartLine, a.EndLine)
+			for _, line := range strings.Split(a.Snippet, "\n") {
+				fmt.Fprintln(out, "   "+line)
+			}
 		}
 		if m.Explain != "" {
 			for _, line := range strings.Split(m.Explain, "\n") {

@@ -24,7 +24,9 @@ trap 'rm -f "$tmp"' EXIT
 : >"$out"
 tail -n +2 "$queries" | while IFS=$'\t' read -r qid query _; do
   [[ -z $qid ]] && continue
-  if ! $lwr "${extra[@]}" search --format json --max-files 10 "$query" >"$tmp" 2>/dev/null; then
+  # One retry: a daemon that has just started may not answer the first one.
+  if ! $lwr "${extra[@]}" search --format json --max-files 10 "$query" >"$tmp" 2>/dev/null &&
+    ! $lwr "${extra[@]}" search --format json --max-files 10 "$query" >"$tmp" 2>/dev/null; then
     # a non-zero exit with valid JSON (e.g. "no matches") is still parsed below
     [[ -s $tmp ]] || { echo "run-lwr: $qid: lwr failed" >&2; continue; }
   fi

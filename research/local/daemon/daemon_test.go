@@ -3,6 +3,7 @@ package daemon
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"testing"
 	"time"
@@ -124,11 +125,11 @@ func TestServerRefusesAWrongToken(t *testing.T) {
 	s := local.NewSession(local.Options{Index: index.Options{Root: root, Dir: dir}})
 	defer s.Close()
 	srv := NewServer(s, true, ServerOptions{Token: "s3cret"})
-	resp := srv.answerLine(context.Background(), []byte(`{"v":3,"op":"status","token":"guess"}`))
+	resp := srv.answerLine(context.Background(), []byte(fmt.Sprintf(`{"v":%d,"op":"status","token":"guess"}`, ProtocolVersion)))
 	if resp.Code != codeDenied || resp.Status != nil {
 		t.Errorf("a wrong token got %+v", resp)
 	}
-	resp = srv.answerLine(context.Background(), []byte(`{"v":3,"op":"status","token":"s3cret"}`))
+	resp = srv.answerLine(context.Background(), []byte(fmt.Sprintf(`{"v":%d,"op":"status","token":"s3cret"}`, ProtocolVersion)))
 	if resp.Error != "" || resp.Status == nil {
 		t.Errorf("the right token got %+v", resp)
 	}

@@ -16,7 +16,7 @@ import (
 // mismatch. Its messages are the types of this file, with their own JSON
 // names: renaming a field of package index or local changes nothing on
 // the wire (a round-trip test and a golden message hold it).
-const ProtocolVersion = 3
+const ProtocolVersion = 4
 
 // maxRequest bounds a request line.
 const maxRequest = 1 << 20
@@ -106,6 +106,7 @@ type wireResult struct {
 	Terms       []string        `json:"terms,omitempty"`
 	Content     []string        `json:"content,omitempty"`
 	Synonyms    []string        `json:"synonyms,omitempty"`
+	Plan        string          `json:"plan,omitempty"`
 	TookNS      int64           `json:"took_ns"`
 	Words       []string        `json:"words,omitempty"`
 	Annotations []policy.Ext    `json:"annotations"`
@@ -135,6 +136,9 @@ type wireMatch struct {
 	Editions     []edition.Edition `json:"editions,omitempty"`
 	Locator      *extract.Locator  `json:"locator,omitempty"`
 	OwnMatch     bool              `json:"own_match,omitempty"`
+	Also         []index.Excerpt   `json:"also,omitempty"`
+	Kind         index.DocKind     `json:"kind,omitempty"`
+	Answer       *index.Answer     `json:"answer,omitempty"`
 	Explain      string            `json:"explain,omitempty"`
 }
 
@@ -218,7 +222,7 @@ func fromWireSearch(w *wireSearch) (local.Request, error) {
 func toWireResult(r *local.Result) *wireResult {
 	w := &wireResult{Root: r.Root, Words: r.Words, Annotations: r.Annotations, Policies: r.Policies, Message: r.Message, Synced: r.Synced, Stale: r.Stale}
 	if ir := r.Result; ir != nil {
-		w.Mode, w.Total, w.Scanned, w.Terms, w.Content, w.Synonyms, w.TookNS = ir.Mode.String(), ir.Total, ir.Scanned, ir.Terms, ir.Content, ir.Synonyms, int64(ir.Took)
+		w.Mode, w.Total, w.Scanned, w.Terms, w.Content, w.Synonyms, w.Plan, w.TookNS = ir.Mode.String(), ir.Total, ir.Scanned, ir.Terms, ir.Content, ir.Synonyms, ir.Plan, int64(ir.Took)
 		for _, m := range ir.Matches {
 			w.Matches = append(w.Matches, wireMatch(m))
 		}
@@ -237,7 +241,7 @@ func fromWireResult(w *wireResult) (*local.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	ir := &index.Result{Mode: mode, Total: w.Total, Scanned: w.Scanned, Terms: w.Terms, Content: w.Content, Synonyms: w.Synonyms, Took: time.Duration(w.TookNS)}
+	ir := &index.Result{Mode: mode, Total: w.Total, Scanned: w.Scanned, Terms: w.Terms, Content: w.Content, Synonyms: w.Synonyms, Plan: w.Plan, Took: time.Duration(w.TookNS)}
 	for _, m := range w.Matches {
 		ir.Matches = append(ir.Matches, index.Match(m))
 	}

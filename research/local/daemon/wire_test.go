@@ -63,7 +63,7 @@ func (g gen) request() local.Request {
 }
 
 func (g gen) result() *local.Result {
-	ir := &index.Result{Mode: index.Mode(g.r.IntN(2)), Total: g.r.IntN(99), Scanned: g.r.IntN(999), Terms: g.strs(), Content: g.strs(), Synonyms: g.strs(),
+	ir := &index.Result{Mode: index.Mode(g.r.IntN(2)), Total: g.r.IntN(99), Scanned: g.r.IntN(999), Terms: g.strs(), Content: g.strs(), Synonyms: g.strs(), Plan: g.str(),
 		Took: time.Duration(g.r.Int64N(1e10))}
 	r := &local.Result{Root: g.str(), Result: ir, Words: g.strs(), Message: g.str(), Synced: g.time(), Stale: g.str(),
 		Policies: policy.Policies{Preferences: g.str(), Preferred: g.r.IntN(5), PreferenceIgnored: g.r.IntN(2) == 0, Records: g.r.IntN(5)}}
@@ -74,6 +74,10 @@ func (g gen) result() *local.Result {
 		if g.r.IntN(2) == 0 {
 			m.Highlights = [][2]int{{g.r.IntN(9), g.r.IntN(9)}}
 			m.Editions = []edition.Edition{{Kind: edition.Kind(g.r.IntN(5)), Raw: g.str(), Value: g.str(), Year: g.r.IntN(2030), Line: g.r.IntN(9)}}
+			m.Also = []index.Excerpt{{StartLine: g.r.IntN(99), EndLine: g.r.IntN(99), Snippet: g.str()}}
+			m.Kind = index.DocKind(g.str())
+			m.Answer = &index.Answer{StartLine: g.r.IntN(99), EndLine: g.r.IntN(99), Text: g.str(), Kind: g.str(), Stated: g.r.Float64(),
+				Coverage: g.r.Float64(), Asked: g.str(), Why: g.str()}
 		}
 		ir.Matches = append(ir.Matches, m)
 		r.Annotations = append(r.Annotations, policy.Ext{Path: m.Path, Edition: g.str(), Message: g.str(), Relations: []policy.Relation{}, Currentness: []policy.ExtRecord{}, Editions: []edition.Edition{}})

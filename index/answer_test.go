@@ -1,0 +1,140 @@
+package index
+
+import (
+	"strings"
+	"testing"
+
+	"lwr/config/configtest"
+)
+
+// specialLeave is a rule shaped like the real ones: an article, a
+// sentence that leads into an HTML table of days (row headers in <th>,
+// styled cells over several lines), then another article.
+const specialLeave = "# 就業規則\n\n## 第19条（年次有給休暇）\n年次有給休暇は、入社6か月後に10日を付与する。\n\n" +
+	"## 第20条（慶弔休暇）\n社員が申請した場合は、次のとおり慶弔休暇を与える。\n\n" +
+	"<table>\n<thead>\n<tr>\n<th>事由</th>\n<th style=\"width:30%\">休暇日数</th>\n</tr>\n</thead>\n<tbody>\n" +
+	"<tr>\n<th scope=\"row\">本人が結婚したとき</th>\n<td style=\"text-align:center\">最大5日</td>\n</tr>\n" +
+	"<tr>\n<th scope=\"row\">子女が結婚するとき</th>\n<td style=\"text-align:center\">最大2日</td>\n</tr>\n" +
+	"<tr>\n<th scope=\"row\">配偶者が出産したとき</th>\n<td style=\"text-align:center\">最大2日</td>\n</tr>\n" +
+	"</tbody>\n</table>\n\n" +
+	"## 第21条（休職）\n業務外の傷病により欠勤が1か月を超えたときは休職を命じることがある。\n"
+
+// The row that answers (本人, 5日) is shown with the header row and the
+// sentence it stands under, never from the middle of the table; the
+// answer reads as the row with its headers, without markup.
+func TestAnswerIsTheRowOfAnHTMLTable(t *testing.T) {
+	root := tree(t, map[string]string{"規程/就業規則.md": specialLeave, "メモ/雑談.md": "# 雑談\n\n結婚式の二次会の店を探している。\n"})
+	ix := openTest(t, root, configtest.TempDir(t))
+	mustBuild(t, ix, BuildOptions{})
+	res := find(t, ix, "自分が結婚したら休暇は何日もらえる？", SearchOptions{Limit: 3, MaxChars: 400})
+	if len(res.Matches) == 0 || res.Matches[0].Path != "規程/就業規則.md" {
+		t.Fatalf("matches %v", paths(res))
+	}
+	m := res.Matches[0]
+	if !strings.Contains(m.Snippet, "本人が結婚したとき") || !strings.Contains(m.Snippet, "最大5日") || !strings.Contains(m.Snippet, "<th>事由</th>") {
+		t.Errorf("snippet L%d-L%d lacks the row or its header:\n%s", m.StartLine, m.EndLine, m.Snippet)
+	}
+	lines := Lines(specialLeave)
+	// It starts at the sentence, the table or its header row.
+	switch first := strings.TrimSpace(lines[m.StartLine-1]); {
+	case first == "社員が申請した場合は、次のとおり慶弔休暇を与える。", first == "<table>", first == "<thead>", first == "## 第20条（慶弔休暇）":
+	case first == "<tr>" && strings.TrimSpace(lines[m.StartLine]) == "<th>事由</th>":
+	default:
+		t.Errorf("snippet starts at L%d %q, inside the table", m.StartLine, first)
+	}
+	if last := strings.TrimSpace(lines[m.EndLine-1]); last != "</tr>" && last != "</table>" && last != "</tbody>" {
+		t.Errorf("snippet ends at L%d %q, inside a row", m.EndLine, last)
+	}
+	a := m.Answer
+	if a == nil || a.Text != "本人が結婚したとき | 休暇日数: 最大5日" || a.Stated < 1 || a.Kind != "row" {
+		t.Fatalf("answer %+v, want the 本人 row with its header", a)
+	}
+	if got := strings.Join(lines[a.StartLine-1:a.EndLine], "\n"); !strings.Contains(got, "本人が結婚したとき") || !strings.Contains(got, "最大5日") {
+		t.Errorf("the answer's lines L%d-L%d are %q", a.StartLine, a.EndLine, got)
+	}
+}
+
+// A list item that states the answer is shown with the sentence that says
+// what the list is.
+func TestAnswerIsAListItemWithItsLeadIn(t *testing.T) {
+	rule := "# 慶弔休暇規程\n\n## 第3条（休暇の日数）\n" +
+		"1. 社員が申請した場合は、次のとおり慶弔休暇を与える。\n" +
+		"1. 本人が結婚したとき・・・5日\n" +
+		"2. 子が結婚するとき・・・2日\n" +
+		"3. 父母が死亡したとき・・・5日\n" +
+		"4. 祖父母が死亡したとき・・・3日\n\n" +
+		"## 第4条（申請）\n休暇を取る社員は、事前に所属長へ申請する。\n"
+	root := tree(t, map[string]string{"規程/慶弔休暇規程.md": rule})
+	ix := openTest(t, root, configtest.TempDir(t))
+	mustBuild(t, ix, BuildOptions{})
+	for _, tc := range []struct{ query, item string }{
+		{"親が亡くなったら何日休める？", "3. 父母が死亡したとき・・・5日"},
+		{"子どもが結婚するときの休みは何日？", "2. 子が結婚するとき・・・2日"},
+	} {
+		res := find(t, ix, tc.query, SearchOptions{Limit: 1, MaxChars: 300})
+		if len(res.Matches) != 1 {
+			t.Fatalf("%s: %v", tc.query, paths(res))
+		}
+		m := res.Matches[0]
+		if !strings.Contains(m.Snippet, "次のとおり慶弔休暇を与える") || !strings.Contains(m.Snippet, tc.item) {
+			t.Errorf("%s: snippet L%d-L%d lacks the lead-in or %s:\n%s", tc.query, m.StartLine, m.EndLine, tc.item, m.Snippet)
+		}
+		if m.Answer == nil || m.Answer.Text != tc.item {
+			t.Errorf("%s: answer %+v, want %s", tc.query, m.Answer, tc.item)
+		}
+	}
+}
+
+// A form's example value (（例）宿泊費 5,000円) is no answer to what the
+// rule's limit is: the rule comes first, and the form's example line does
+// not count as stating the value.
+func TestFormExampleIsNoAnswer(t *testing.T) {
+	root := tree(t, map[string]string{
+		"規程/旅費規程.md": "# 旅費規程\n\n## 第1条（目的）\nこの規程は、出張の旅費について定める。\n\n## 第6条（宿泊料）\n宿泊料は、1泊につき10,000円を上限として実費を支給する。\n",
+		"様式/出張旅費精算書の記入例.md": "# 出張旅費精算書 記入例\n\n## 宿泊料の欄\n（例）宿泊料 5,000円（1泊）\n" +
+			"宿泊料の欄には、領収書の金額を記入する。\n出張旅費精算書の宿泊料の上限の欄は空欄でよい。\n",
+	})
+	ix := openTest(t, root, configtest.TempDir(t))
+	mustBuild(t, ix, BuildOptions{})
+	res := find(t, ix, "出張の宿泊料の上限はいくら？", SearchOptions{Limit: 2, MaxChars: 300})
+	if len(res.Matches) != 2 || res.Matches[0].Path != "規程/旅費規程.md" {
+		t.Fatalf("matches %v, want the rule first", paths(res))
+	}
+	if a := res.Matches[0].Answer; a == nil || !strings.Contains(a.Text, "10,000円") || a.Stated < 1 {
+		t.Errorf("the rule's answer is %+v", a)
+	}
+	form := res.Matches[1]
+	if form.Kind != KindForm {
+		t.Errorf("the form is of kind %q", form.Kind)
+	}
+	if a := form.Answer; a != nil && a.Stated >= 1 {
+		t.Errorf("the form's answer %+v states the value", a)
+	}
+}
+
+// Snippets are their lines exactly: the first line's indentation kept, a
+// line longer than the budget shown whole, never cut inside.
+func TestSnippetIsItsLinesExactly(t *testing.T) {
+	long := "    " + strings.Repeat("長い説明文です。", 60) + "パスワードは12文字以上とする。"
+	root := tree(t, map[string]string{
+		"a.md": "# 設定\n\n    インデントされた行: パスワードの桁数\n    次の行\n",
+		"b.md": "# 長い行\n\n" + long + "\n",
+	})
+	ix := openTest(t, root, configtest.TempDir(t))
+	mustBuild(t, ix, BuildOptions{})
+	for _, mode := range []Mode{Ranked, FullText} {
+		res := find(t, ix, "パスワード", SearchOptions{Mode: mode, Limit: 5, MaxChars: 120})
+		for _, m := range res.Matches {
+			var text string
+			switch m.Path {
+			case "a.md":
+				text = "# 設定\n\n    インデントされた行: パスワードの桁数\n    次の行\n"
+			case "b.md":
+				text = "# 長い行\n\n" + long + "\n"
+			}
+			if want := strings.Join(Lines(text)[m.StartLine-1:m.EndLine], "\n"); m.Snippet != want {
+				t.Errorf("%s %s:%d-%d: snippet %q, want the lines %q", mode, m.Path, m.StartLine, m.EndLine, m.Snippet, want)
+			}
+		}
+	}
+}

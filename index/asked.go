@@ -1,0 +1,227 @@
+package index
+
+import (
+	"strings"
+
+	"lwr/analyzer"
+)
+
+// AskedKind is a kind of answer a question asks for.
+type AskedKind uint16
+
+// The kinds of answer. A question may ask for several (何日前まで: a
+// quantity and a date).
+const (
+	// AskAmount: いくら, 金額, 宿泊代は (a sum of money).
+	AskAmount AskedKind = 1 << iota
+	// AskQuantity: 何日, 何文字以上, 何GB, どれくらい (a number with its unit).
+	AskQuantity
+	// AskDate: いつまで, 期限, 締め切り.
+	AskDate
+	// AskVersion: バージョン, どのJDK (a name with its version).
+	AskVersion
+	// AskPermission: してもいい, 使っていいの, ダメ (whether it is allowed).
+	AskPermission
+	// AskMethod: どうすれば, どうやって, 方法, 手順 (what to do).
+	AskMethod
+	// AskMeaning: どういう意味, とは (a definition).
+	AskMeaning
+	// AskThing: 何を, 何が必要, どんな項目 (the things a rule lists).
+	AskThing
+)
+
+var askedNames = []struct {
+	k    AskedKind
+	name string
+}{{AskAmount, "金額"}, {AskQuantity, "数量"}, {AskDate, "期限"}, {AskVersion, "版"}, {AskPermission, "可否"}, {AskMethod, "方法"}, {AskMeaning, "意味"}, {AskThing, "事項"}}
+
+// String names the kinds: 数量(文字)+可否.
+func (a Asked) String() string {
+	var parts []string
+	for _, n := range askedNames {
+		if a.Kinds&n.k != 0 {
+			s := n.name
+			if n.k == AskQuantity && a.Unit != "" {
+				s += "(" + a.Unit + ")"
+			}
+			parts = append(parts, s)
+		}
+	}
+	return strings.Join(parts, "+")
+}
+
+// Asked is what a question asks for: the kinds of answer and, for a
+// quantity, its unit (何文字 → 文字).
+type Asked struct {
+	Kinds AskedKind `json:"kinds,omitempty"`
+	Unit  string    `json:"unit,omitempty"`
+}
+
+// Has reports whether the question asks for a kind of answer.
+func (a Asked) Has(k AskedKind) bool { return a.Kinds&k != 0 }
+
+// Any reports whether the question asks for some kind of answer.
+func (a Asked) Any() bool { return a.Kinds != 0 }
+
+// Value reports whether it asks for a value (an amount, a quantity, a
+// date or a version), which a line states or does not.
+func (a Asked) Value() bool { return a.Kinds&(AskAmount|AskQuantity|AskDate|AskVersion) != 0 }
+
+// Specific reports whether it asks for a value of a kind a line can be
+// told to state or not: an amount, a date, a version or a number of a
+// named unit (何文字, 何日); not a vague どれくらい.
+func (a Asked) Specific() bool {
+	return a.Kinds&(AskAmount|AskDate|AskVersion) != 0 || a.Kinds&AskQuantity != 0 && a.Unit != ""
+}
+
+var (
+	askedUnitRe  = lazyRegexp(`何\s*(文字|桁|営業日|日|時間|分|秒|回|か月|ヶ月|カ月|年|歳|人|名|社|件|泊|週間|割|%|gb|mb|kb|tb|ビット|bit|バイト|byte|行|個|ページ|枚|点|pt|px|ポイント|度|メートル|km|m|重|段|階層|レベル)|(文字|日|時間|回|人|件|年|行|桁)数`)
+	askedHowMuch = lazyRegexp(`どれ(くらい|ぐらい|位)|どの(くらい|ぐらい|程度)|いくつ|何(個|つ)`)
+	// A measure asked by name: 所要時間は, 文字数, エントロピー.
+	askedMeasure = lazyRegexp(`所要時間|期間|長さ|幅|容量|サイズ|頻度|割合|比率|コントラスト比|エントロピー|ビット数|メモリ|有効期限|時間は`)
+	askedAmount  = lazyRegexp(`いくら|幾ら|金額|料金|費用|値段|価格|予算|円|手当`)
+	// A cost word at the end of a noun: ホテル代は, 交通費の; not 資料,
+	// 時代 (the rune before tells).
+	askedCost   = lazyRegexp(`(.)([代費料])(?:は|の|って|$)`)
+	notCost     = map[string]bool{"資料": true, "材料": true, "原料": true, "燃料": true, "飲料": true, "食料": true, "無料": true, "時代": true, "世代": true, "年代": true, "交代": true, "現代": true, "近代": true, "古代": true, "消費": true, "浪費": true}
+	askedDate   = lazyRegexp(`いつ(?:まで|から|頃|ごろ|です|でしょう|に|の|$|[？?。、])|期限|締め?切り?|日付|施行日|期日`)
+	askedLimit  = lazyRegexp(`上限|下限|限度|最大|最長|最低|最小|以上|以下|まで`)
+	askedVer    = lazyRegexp(`バージョン|version|どの(jdk|java|os|ブラウザ|エディタ|ツール|db|データベース)|何の(jdk|java|バージョン)`)
+	askedPermit = lazyRegexp(`(て|で)も?(いい|良い|よい|ok|大丈夫|構わない|かまわない)|いいの|だめ|ダメ|禁止|可能(です)?か|できますか|許され|許可され|必須に|べき[？?]?$|べきですか|必要(ですか|か[？?]|[？?])|ありますか|[すくぐむぶつるう]の[？?]?$|でいいの|んだっけ`)
+	// askedPermitWords ask whether even in a question that asks how.
+	askedPermitWords = lazyRegexp(`(て|で)も?(いい|良い|よい|ok|大丈夫|構わない|かまわない)|だめ|ダメ|禁止|可能(です)?か|許され|許可され`)
+	askedHow         = lazyRegexp(`どう(すれば|したら|やって|やれば|すると|する|書け|書く|記録|提出|設定|対応|チェック)|どのように|どうやったら|方法|手順|やり方|仕方|には何をすれば|ようにするには`)
+	askedMean        = lazyRegexp(`どういう意味|意味は|意味って|とは[？?何]|って何|ってなに|何のこと|の定義`)
+	askedThing       = lazyRegexp(`何を|何が(必要|いる)|何と|どんな|どの項目|何に気を|こと[はって]|ことは[？?]?$|気をつける|注意(点|すること)|課題|必要なもの|何で`)
+)
+
+// AskedOf reads what a question asks for from its words.
+func AskedOf(q string) Asked {
+	f := analyzer.Fold(q)
+	var a Asked
+	if m := askedUnitRe.FindStringSubmatch(f); m != nil {
+		a.Kinds |= AskQuantity
+		// 何個 counts anything (スペース何個: 2スペース).
+		if u := unitName(m[1] + m[2]); u != "個" {
+			a.Unit = u
+		}
+	}
+	if askedHowMuch.MatchString(f) {
+		a.Kinds |= AskQuantity
+	}
+	if askedAmount.MatchString(f) {
+		a.Kinds |= AskAmount
+	}
+	for _, m := range askedCost.FindAllStringSubmatch(f, -1) {
+		if !notCost[m[1]+m[2]] {
+			a.Kinds |= AskAmount
+		}
+	}
+	if askedDate.MatchString(f) {
+		a.Kinds |= AskDate | AskQuantity
+	}
+	if askedVer.MatchString(f) {
+		a.Kinds |= AskVersion
+	}
+	if a.Kinds&(AskAmount|AskQuantity|AskDate) == 0 && askedLimit.MatchString(f) {
+		a.Kinds |= AskAmount | AskQuantity
+	}
+	if askedHow.MatchString(f) {
+		a.Kinds |= AskMethod
+	}
+	// 〜するの？ asks whether, unless it asks how (どう切るの？).
+	if askedPermit.MatchString(f) && (a.Kinds&AskMethod == 0 || askedPermitWords.MatchString(f)) {
+		a.Kinds |= AskPermission
+	}
+	if askedMean.MatchString(f) {
+		a.Kinds |= AskMeaning
+	}
+	if askedThing.MatchString(f) {
+		a.Kinds |= AskThing
+	}
+	// A measure named (所要時間は, コントラスト比, エントロピー) asks for its
+	// value unless the question asks how to do something with it.
+	if askedMeasure.MatchString(f) && a.Kinds&(AskMethod|AskMeaning) == 0 {
+		a.Kinds |= AskQuantity
+	}
+	return a
+}
+
+// unitNames folds the spellings of a unit into one.
+var unitNames = map[string]string{"ヶ月": "か月", "ケ月": "か月", "カ月": "か月", "箇月": "か月", "日間": "日", "分間": "分", "年間": "年", "bit": "ビット", "byte": "バイト", "ポイント": "pt", "文字数": "文字", "日数": "日", "時間数": "時間", "回数": "回", "人数": "人", "件数": "件", "年数": "年", "行数": "行", "桁数": "桁"}
+
+func unitName(u string) string {
+	if n, ok := unitNames[u]; ok {
+		return n
+	}
+	return u
+}
+
+var (
+	yenRe = lazyRegexp(`[0-9][0-9,]*(?:\.[0-9]+)?\s*(?:億|万|千)?\s*円`)
+	// quantityUnitRe is a number and its unit; dates are masked first.
+	quantityUnitRe = lazyRegexp(`([0-9][0-9,]*(?:\.[0-9]+)?|[一二三四五六七八九十]+)\s*(文字|桁|営業日|日間|日|時間|分間|分|秒|回|か月|ヶ月|ケ月|カ月|箇月|週間|年間|年|歳|人|名|社|件|泊|gb|mb|kb|tb|ビット|bit|バイト|byte|行|個|ページ|枚|点|pt|px|ポイント|度|km|%|割|スペース|倍|重|段|階層|レベル)`)
+	// frequencyRe states how often: 毎日, 5分ごと, 1日1回, 月次.
+	frequencyRe = lazyRegexp(`毎(日|週|月|時|分|朝|晩|回)|[0-9一二三四五六七八九十]+\s*(分|時間|日|週間?|か月|ヶ月)\s*(ごと|おき|毎|に1回|に一回)|[日週月年]次|[0-9]+\s*回\s*/\s*[日週月]|h/[0-9]+|@(daily|hourly|weekly)`)
+	ratioRe     = lazyRegexp(`[0-9]+(?:\.[0-9]+)?\s*[:：対]\s*1\b|[0-9]+(?:\.[0-9]+)?\s*:\s*1$`)
+	dateRe      = lazyRegexp(`[0-9]{4}\s*年(?:\s*[0-9]{1,2}\s*月(?:\s*[0-9]{1,2}\s*日)?)?|[0-9]{1,2}\s*月\s*[0-9]{1,2}\s*日|[0-9]{4}[-/.][0-9]{1,2}(?:[-/.][0-9]{1,2})?|(?:令和|平成|昭和)\s*(?:[0-9]+|元)\s*年度?`)
+	deadlineRe  = lazyRegexp(`[0-9一二三四五六七八九十]+\s*(日|営業日|週間|か月|ヶ月|カ月|時間)\s*(前|後|以内|まで|までに)|(前日|当日|翌日|翌月|月末|翌営業日|速やか|遅滞なく|直ちに|事前|事後)|(まで|までに)に?(申請|提出|届け|連絡)`)
+	versionRe   = lazyRegexp(`(?:バージョン|version|ver\.?)[^0-9\n]{0,15}\s[0-9]+(?:\.[0-9]+)*|(?:[a-z][a-z.+#-]*\s?|v|ver\.?\s?|バージョン\s?)[0-9]+(?:\.[0-9]+)+|(?:jdk|java|jre|openjdk|postgresql|mysql|oracle|python|ruby|node(?:\.js)?|go|php|windows|ubuntu|debian|macos|ios|android|eclipse|maven|gradle|tomcat|spring|ie|edge|chrome|firefox|safari|asvs|wcag|tls|http)\s?[0-9]+(?:\.[0-9]+)*`)
+	// permitRe states whether a thing is allowed: a rule's modal.
+	permitRe = lazyRegexp(`禁止|してはならない|してはいけない|しては(なら|いけ)ない|てはならない|てはいけない|ないこと|しないこと|すること|ること[。）)]?$|こと。|必須|必要がある|必要はない|不要|不可|認め(る|ない|られ)|許可|できる|できない|可能|べき|べきでない|避け|使用しない|使わない|使用する|使う|原則|してよい|して良い|してもよい|しても良い|構わない|差し支えない|望ましい|推奨|\bmust\b|\bshould\b|\bng\b|\bok\b|\bmay\b`)
+	// methodRe states what to do: a procedure's steps, a command.
+	methodRe  = lazyRegexp(`手順|方法|してください|して下さい|します。|する。$|すること|を使(う|用)|で確認|ツール|コマンド|\$\s|をクリック|を押|を選|を入力|を設定|をインストール|を実行|申請|提出|届け出|連絡|記入|記載|登録|相談|依頼`)
+	meaningRe = lazyRegexp(`とは|という意味|を意味|を表す|を指す|の略|の意|定義|説明|[:：=]\s*\S`)
+)
+
+// stated says how well a folded line or unit states an answer of the
+// asked kinds: 1 for the asked value itself (128文字 for 何文字; 5,000円 for
+// いくら), less for the signs of a rule, a procedure or a definition, 0
+// for none.
+func (a Asked) stated(f string) float64 {
+	if a.Kinds == 0 || f == "" {
+		return 0
+	}
+	best := 0.0
+	if a.Has(AskAmount) && yenRe.MatchString(f) {
+		best = 1
+	}
+	if a.Has(AskQuantity) {
+		masked := dateRe.ReplaceAllStringFunc(f, func(m string) string { return strings.Repeat("#", len(m)) })
+		for _, m := range quantityUnitRe.FindAllStringSubmatch(masked, -1) {
+			u := unitName(m[2])
+			switch {
+			case a.Unit == "" || u == a.Unit:
+				best = max(best, 1)
+			default:
+				best = max(best, 0.3)
+			}
+		}
+		if a.Unit == "" && (ratioRe.MatchString(f) || frequencyRe.MatchString(f)) {
+			best = max(best, 1)
+		}
+	}
+	if a.Has(AskDate) && (dateRe.MatchString(f) || deadlineRe.MatchString(f)) {
+		best = max(best, 1)
+	}
+	if a.Has(AskVersion) && versionRe.MatchString(f) {
+		best = max(best, 1)
+	}
+	// The signs of a rule, a procedure or a definition; less when the
+	// question asks for a value too (何文字まで書いていい: the number is
+	// the answer, not the rule's MUST).
+	sign := 1.0
+	if a.Value() {
+		sign = 0.5
+	}
+	if a.Has(AskPermission) && permitRe.MatchString(f) {
+		best = max(best, 0.6*sign)
+	}
+	if a.Has(AskMethod) && methodRe.MatchString(f) {
+		best = max(best, 0.4*sign)
+	}
+	if a.Has(AskMeaning) && meaningRe.MatchString(f) {
+		best = max(best, 0.4*sign)
+	}
+	return best
+}

@@ -1,0 +1,84 @@
+package index
+
+import (
+	"testing"
+
+	"lwr/analyzer"
+)
+
+func TestAskedOf(t *testing.T) {
+	tests := []struct {
+		q    string
+		want string
+	}{
+		{"Rubyのコードって1行何文字まで書いていい？", "数量(文字)+可否"},
+		{"開発用のPCってメモリ何GB以上あればいいの？", "数量(gb)+可否"},
+		{"出張のホテル代の上限はいくらですか", "金額"},
+		{"有給休暇はいつまでに申請すればいい？", "数量+期限"},
+		{"開発環境にはどのJDKを入れればいいですか？", "版"},
+		{"developブランチにforce pushしてもいいんだっけ？", "可否"},
+		{"コントラスト比が足りてるかってどうやってチェックするの？", "方法"},
+		{"文字の色と背景色のコントラスト比はどれくらい必要？", "数量+可否"},
+		{"[IMO]とか[NITS]ってどういう意味？", "意味"},
+		{"プルリクのテンプレートにはどんな項目を入れておけばいい？", "事項"},
+		{"Rubyのインデントってスペース何個？", "数量"},
+		{"IIJ Bootcampの「Gitの使い方」講義の所要時間は？", "数量"},
+		{"VPN 接続", ""},
+	}
+	for _, tt := range tests {
+		if got := AskedOf(tt.q).String(); got != tt.want {
+			t.Errorf("AskedOf(%q) = %q, want %q", tt.q, got, tt.want)
+		}
+	}
+}
+
+// stated: the asked value itself counts 1, a value of another unit less,
+// the signs of a rule or a procedure less again, an example nothing.
+func TestAskedStated(t *testing.T) {
+	tests := []struct {
+		q, line string
+		want    float64
+	}{
+		{"パスワードは何文字以上？", "パスワードは12文字以上とする。", 1},
+		{"パスワードは何文字以上？", "パスワードは90日ごとに変更する。", 0.3},
+		{"宿泊料はいくら？", "宿泊料は、1泊につき10,000円を上限とする。", 1},
+		{"どのJDKを入れればいい？", "JDK バージョン,エディション等 OpenJDK 21", 1},
+		{"PostgreSQLのバージョンは？", "| RDBMS | PostgreSQL | 16 |", 0},
+		{"PostgreSQLのバージョンは？", "バージョン,エディション等 16", 1},
+		{"force pushしてもいい？", "developブランチは force push 禁止とする。", 0.6},
+		{"何文字まで書いていい？", "1行で書く場合は空白を入れること。", 0.3},
+		{"コントラスト比はどれくらい必要？", "通常のテキストは 4.5:1 以上", 1},
+		{"有給休暇はいつまでに申請する？", "取得日の3営業日前までに申請する。", 1},
+	}
+	for _, tt := range tests {
+		if got := AskedOf(tt.q).stated(analyzer.Fold(tt.line)); got != tt.want {
+			t.Errorf("AskedOf(%q).stated(%q) = %g, want %g", tt.q, tt.line, got, tt.want)
+		}
+	}
+}
+
+func TestKindOf(t *testing.T) {
+	tests := []struct {
+		path, title string
+		want        DocKind
+	}{
+		{"規程/旅費規程.md", "旅費規程", KindRule},
+		{"様式/出張旅費精算書の記入例.md", "出張旅費精算書 記入例", KindForm},
+		{"様式説明/人事関係届出様式の記入要領.md", "人事関係届出様式の記入要領", KindForm},
+		{".github/ISSUE_TEMPLATE/bug_report.md", "bug_report.md", KindForm},
+		{"メモ/新人向けFAQ.md", "新人向けFAQ", KindFAQ},
+		{"メモ/2026-05-20_定例会議議事録.md", "定例会議議事録", KindMinutes},
+		{"ossgate/workshop/tutorial/retrospectives/2016-01-30.md", "2016-01-30", KindMinutes},
+		{"future/documents/forMarkdown/sample/ui/UIS01/index.md", "UIS01 トップページ", KindExample},
+		// A folder whose name only holds such a word names no kind.
+		{"tis/guide_3.6/Sample_Project/サンプルプロジェクト開発ガイド/PGUT工程/開発環境構築ガイド.md", "開発環境構築ガイド", KindRule},
+	}
+	for _, tt := range tests {
+		if got := KindOf(tt.path, tt.title); got != tt.want {
+			t.Errorf("KindOf(%q, %q) = %q, want %q", tt.path, tt.title, got, tt.want)
+		}
+	}
+	if !KindMinutes.AsksAbout("2016年1月30日のワークショップで参加者が開発対象にしたOSSは何だった？") || KindForm.AsksAbout("宿泊料の上限はいくら？") {
+		t.Error("AsksAbout: a question about minutes is about them; a question about the rule is not about a form")
+	}
+}

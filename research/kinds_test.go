@@ -1,0 +1,123 @@
+package research
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"lwr/config/configtest"
+	"lwr/research/researchtest"
+)
+
+// conclusionOf researches a question over a folder of documents, web
+// skipped, and returns the report's conclusion and its Markdown.
+func conclusionOf(t *testing.T, files map[string]string, query string) (Conclusion, string) {
+	t.Helper()
+	root := configtest.TempDir(t)
+	for rel, body := range files {
+		researchtest.WriteFile(t, filepath.Join(root, filepath.FromSlash(rel)), body)
+	}
+	ix := openIndex(t, root)
+	out, _, err := runIn(t, Options{Query: query, SourceRoot: root, Local: localOf(ix, root), SkipWeb: true, Timestamp: testNow()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	md, err := os.ReadFile(out.Finalized.Report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	researchtest.CheckReport(t, md, root, true)
+	return out.Report.Conclusion, string(md)
+}
+
+// The first key point of a question over a rule whose table is written in
+// HTML is the row that answers, read with its headers, no markup shown.
+func TestKeyPointOfAnHTMLTableRow(t *testing.T) {
+	rule := "# 就業規則\n\n## 第20条（慶弔休暇）\n社員が申請した場合は、次のとおり慶弔休暇を与える。\n\n" +
+		"<table>\n<thead>\n<tr>\n<th>事由</th>\n<th style=\"width:30%\">休暇日数</th>\n</tr>\n</thead>\n<tbody>\n" +
+		"<tr>\n<th scope=\"row\">子女が結婚するとき</th>\n<td style=\"text-align:center\">最大2日</td>\n</tr>\n" +
+		"<tr>\n<th scope=\"row\">本人が結婚したとき</th>\n<td style=\"text-align:center\">最大5日</td>\n</tr>\n" +
+		"</tbody>\n</table>\n"
+	c, md := conclusionOf(t, map[string]string{"規程/就業規則.md": rule}, "自分が結婚したら休暇は何日？")
+	if len(c.Points) == 0 || c.Points[0].Text != "本人が結婚したとき | 休暇日数: 最大5日" {
+		t.Fatalf("first point %+v", c.Points)
+	}
+	if strings.Contains(md[strings.Index(md, "### 要点"):], "<td") {
+		t.Errorf("the key points show markup:\n%s", md[strings.Index(md, "### 要点"):])
+	}
+}
+
+// Two editions of one rule, in folders named by year, no source
+// preferences declared: the newest edition's point comes first, wherever
+// the search ranked it, and the older one's is labelled 旧版.
+func TestKeyPointsNewestEditionFirst(t *testing.T) {
+	old := "# 旅費規程\n\n## 第6条（宿泊料）\n宿泊料は、1泊につき8,000円を上限として実費を支給する。宿泊料の上限は役職によらない。\n"
+	cur := "# 旅費規程\n\n## 第6条（宿泊料）\n宿泊料は、1泊につき10,000円を上限とする。\n"
+	c, _ := conclusionOf(t, map[string]string{"規程/2020/旅費規程.md": old, "規程/2024/旅費規程.md": cur}, "宿泊料の上限はいくら？")
+	if len(c.Points) < 2 || c.Points[0].Where != "規程/2024/旅費規程.md" || !strings.Contains(c.Points[0].Text, "10,000円") {
+		t.Fatalf("points %+v, want the 2024 edition's first", c.Points)
+	}
+	if p := c.Points[1]; p.Where != "規程/2020/旅費規程.md" || !slices.Contains(p.Labels, "旧版") {
+		t.Errorf("the 2020 edition's point %+v, want it labelled 旧版", p)
+	}
+	// The two amounts conflict; the newer edition's is taken, the older
+	// one's named as the old edition's.
+	if len(c.Conflicts) == 0 {
+		t.Fatal("no conflict between 8,000円 and 10,000円")
+	}
+	cf := c.Conflicts[0]
+	if cf.Winner < 0 || cf.Sides[cf.Winner].Where != "規程/2024/旅費規程.md" || cf.Sides[1-cf.Winner].Class != "ローカル旧版" {
+		t.Errorf("conflict %+v, want the 2024 edition's value taken over the old edition's", cf)
+	}
+}
+
+// Two organisations' folders with rules of their own: each one's answer
+// line is among the first points, each cited from its own folder.
+func TestKeyPointsOnePerOrganisation(t *testing.T) {
+	files := map[string]string{
+		"A社/就業規則.md":    "# 就業規則\n\n## 第20条（結婚休暇）\n本人が結婚したときは、結婚休暇として5日を与える。\n結婚休暇の申請は所属長に行う。\n",
+		"A社/結婚休暇の手引.md": "# 結婚休暇の手引\n\n結婚休暇は5日。結婚休暇の日数は就業規則第20条による。結婚休暇を取るときは早めに申請する。\n",
+		"B社/就業規則.md":    "# 就業規則\n\n## 第18条（特別休暇）\n本人が結婚したときは、特別休暇として3日を与える。\n",
+	}
+	c, _ := conclusionOf(t, files, "結婚休暇は何日もらえる？")
+	if len(c.Points) < 2 {
+		t.Fatalf("points %+v", c.Points)
+	}
+	orgs := map[string]string{}
+	for _, p := range c.Points[:2] {
+		orgs[strings.Split(p.Where, "/")[0]] = p.Text
+	}
+	if !strings.Contains(orgs["A社"], "5日") || !strings.Contains(orgs["B社"], "3日") {
+		t.Errorf("the first two points %+v, want A社's 5日 and B社's 3日", c.Points[:2])
+	}
+}
+
+// When no document states the asked value, the conclusion says 資料に明記なし
+// first and labels the points 関連, never passing a line that only names
+// the question's words off as the answer.
+func TestKeyPointsNotStated(t *testing.T) {
+	files := map[string]string{
+		"規程/ハラスメント防止規程.md": "# ハラスメント防止規程\n\n## 第3条（禁止行為）\n結婚や出産を理由とする嫌がらせをしてはならない。\n",
+		"規程/就業規則.md":       "# 就業規則\n\n## 第20条（結婚休暇）\n本人が結婚したときは、結婚休暇を与える。日数は別に定める。\n",
+	}
+	c, md := conclusionOf(t, files, "結婚休暇は何日？")
+	if c.NotStated == nil {
+		t.Fatalf("no 資料に明記なし: points %+v", c.Points)
+	}
+	for _, p := range c.Points {
+		if !slices.Contains(p.Labels, "関連") {
+			t.Errorf("point %+v is not labelled 関連", p)
+		}
+	}
+	points := md[strings.Index(md, "### 要点"):]
+	if first := strings.Split(strings.TrimSpace(strings.TrimPrefix(points, "### 要点")), "\n")[0]; !strings.HasPrefix(first, "- 資料に明記なし") {
+		t.Errorf("the first key point is %q", first)
+	}
+	// The same question over a rule that states it has no such notice.
+	files["規程/就業規則.md"] = "# 就業規則\n\n## 第20条（結婚休暇）\n本人が結婚したときは、結婚休暇として5日を与える。\n"
+	if c, _ := conclusionOf(t, files, "結婚休暇は何日？"); c.NotStated != nil || len(c.Points) == 0 || !strings.Contains(c.Points[0].Text, "5日") {
+		t.Errorf("notice %+v, points %+v", c.NotStated, c.Points)
+	}
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package local
+
+const raceEnabled = false

@@ -1,0 +1,5 @@
+//go:build !race
+
+package research
+
+const raceEnabled = false
