@@ -683,10 +683,12 @@ func (ix *Index) snippet(rel string, start, end int, p rankedPlan, opts SearchOp
 			}
 		}
 	}
-	m, found := snippetOf(lines, start, end, literals, maxChars, !opts.SkipHighlights)
+	a, b := sectionOf(lines, cur.locs, literals, start, end) // one place: its label says where all its lines stand
+	m, found := snippetOf(lines, a, b, literals, maxChars, !opts.SkipHighlights)
 	if !found && (start > 1 || end < len(lines)) {
 		// The file changed since it was indexed: look in all of it.
-		if m2, found := snippetOf(lines, 1, len(lines), literals, maxChars, !opts.SkipHighlights); found {
+		a, b := sectionOf(lines, cur.locs, literals, 1, len(lines))
+		if m2, found := snippetOf(lines, a, b, literals, maxChars, !opts.SkipHighlights); found {
 			m = m2
 		}
 	}
