@@ -115,6 +115,20 @@ func TestLinesBounded(t *testing.T) {
 			t.Errorf("%s: %v, want ErrTooMuchText for its lines", c.name, err)
 		}
 	}
+	// The empty cells between two cells cost their tabs (A1 and XFD1:
+	// 16,383), before the row's line is made.
+	var wide strings.Builder
+	for i := range 2000 {
+		r := strconv.Itoa(i + 1)
+		wide.WriteString(`<row r="` + r + `"><c r="A` + r + `"><v>1</v></c><c r="XFD` + r + `"><v>2</v></c></row>`)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := Extract(context.Background(), "tabs.xlsx", "", workbook(t, "", "", [][3]string{{"S", "", wide.String()}}), Options{MaxText: 1 << 20})
+	runtime.ReadMemStats(&after)
+	if !errors.Is(err, ErrTooMuchText) || after.TotalAlloc-before.TotalAlloc > 16<<20 {
+		t.Errorf("2,000 rows of 16,384 columns under a budget of 1 Mi characters: %v, %d MiB allocated", err, (after.TotalAlloc-before.TotalAlloc)>>20)
+	}
 	// Empty cells cost their tabs: a row of more empty cells than the
 	// budget's characters is refused.
 	cells := officeZip(t, "word/document.xml", `<w:document xmlns:w="w"><w:body><w:tbl><w:tr>`+strings.Repeat(`<w:tc/>`, max+1)+`</w:tr></w:tbl></w:body></w:document>`)

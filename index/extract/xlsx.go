@@ -402,10 +402,15 @@ func (c cellReader) rows(ctx context.Context, b []byte, name string, room roomFu
 			case "row":
 				if len(cells) > 0 {
 					cells = sortCells(cells)
-					out = append(out, xlRow{n: rowN, first: cells[0].col, line: rowLine(cells, cells[0].col)})
-					if err := room(pending, int64(len(out))); err != nil {
+					// The tabs of the empty cells between (A1 and
+					// XFD1: 16,383), counted before the line is made;
+					// each cell paid for its own.
+					first, last := cells[0].col, cells[len(cells)-1].col
+					pending += int64(last - first + 1 - len(cells))
+					if err := room(pending, int64(len(out)+1)); err != nil {
 						return nil, err
 					}
+					out = append(out, xlRow{n: rowN, first: first, line: rowLine(cells, first)})
 				}
 			}
 		case xml.CharData:
