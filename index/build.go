@@ -245,7 +245,7 @@ func (ix *Index) Build(ctx context.Context, opts BuildOptions) (st BuildStats, e
 		}
 		// A file skipped after it was read is not read again while its
 		// mtime, size and sidecar stand.
-		if s, was := prevSkips[f.Rel]; !ok && was && !st.Audited && s.ModTime == f.ModTime && s.Size == f.Size && s.Meta == f.Meta && !retry(s) {
+		if s, was := prevSkips[f.Rel]; !ok && was && !st.Audited && s.ModTime == f.ModTime && s.Size == f.Size && s.Meta == f.Meta && !retry(s, ix.opts.Rules) {
 			skipFile(s)
 			continue
 		}
@@ -289,7 +289,7 @@ func (ix *Index) Build(ctx context.Context, opts BuildOptions) (st BuildStats, e
 	rctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	ahead := newBudget(readAhead)
-	go readFiles(rctx, ix.opts.Root, toRead, entries, ix.opts.Rules, ahead, results)
+	go readFiles(rctx, ix.opts.Root, toRead, entries, prevSkips, ix.opts.Rules, ahead, results)
 	for r := range results {
 		st.Read++
 		if opts.OnFile != nil {
@@ -298,7 +298,11 @@ func (ix *Index) Build(ctx context.Context, opts BuildOptions) (st BuildStats, e
 		_, known := entries[r.f.Rel]
 		switch {
 		case r.skipWhy != "":
-			skipFile(Skip{Path: r.f.Rel, Why: r.skipWhy, ModTime: r.f.ModTime, Size: r.f.Size, Meta: r.f.Meta})
+			s := Skip{Path: r.f.Rel, Why: r.skipWhy, ModTime: r.f.ModTime, Size: r.f.Size, Meta: r.f.Meta, SHA256: r.sha}
+			if extract.BudgetReason(s.Why) {
+				s.MaxText = ix.opts.Rules.MaxExtractedChars
+			}
+			skipFile(s)
 			if known {
 				// Out of the index, but not deleted: it is listed as
 				// skipped, with why (unreadable, binary, …).
@@ -341,13 +345,27 @@ func (ix *Index) Build(ctx context.Context, opts BuildOptions) (st BuildStats, e
 	return st, ix.finish(now(), st, true)
 }
 
-// retry reports whether a file skipped for a missing program (pdftotext)
-// is read again: the program is there now.
-func retry(s Skip) bool {
+// retry reports whether a skipped file is read again though it did not
+// change: a program it needed (pdftotext) is there now, or the text
+// budget it was over was raised.
+func retry(s Skip, rules Rules) bool {
 	// An unreadable file (permission denied) is tried at every build: its
 	// mode can change without its mtime, and a failed open costs nothing.
-	return strings.HasPrefix(s.Why, unreadablePrefix) || extract.ToolMissingReason(s.Why) && extract.PDFReadable()
+	return strings.HasPrefix(s.Why, unreadablePrefix) || extract.ToolMissingReason(s.Why) && extract.PDFReadable() ||
+		extract.BudgetReason(s.Why) && rules.MaxExtractedChars > s.MaxText
 }
+
+// costlySkip reports whether a skipped document, whose bytes, mtime and
+// size stand, is skipped again without its extraction: one that took too
+// long, or made more text than a budget that was not raised. An audit
+// re-hashes such a file; it does not extract it again.
+func costlySkip(s Skip, rules Rules) bool {
+	return extract.TimeoutReason(s.Why) || extract.BudgetReason(s.Why) && rules.MaxExtractedChars <= s.MaxText
+}
+
+// testHookDecode, when set, is told of each file a build decodes or
+// extracts.
+var testHookDecode func(rel string)
 
 // unreadablePrefix starts the reason of a file that could not be opened.
 const unreadablePrefix = "unreadable: "
@@ -454,7 +472,7 @@ const (
 // readFiles reads, hashes and parses files on a few goroutines, each
 // result's weight taken from ahead before it is sent; the caller gives it
 // back (ahead.release) once it holds the result no more.
-func readFiles(ctx context.Context, root string, files []fileInfo, entries map[string]entry, rules Rules, ahead *budget, out chan<- readResult) {
+func readFiles(ctx context.Context, root string, files []fileInfo, entries map[string]entry, skips map[string]Skip, rules Rules, ahead *budget, out chan<- readResult) {
 	defer close(out)
 	jobs := make(chan fileInfo)
 	var wg sync.WaitGroup
@@ -465,7 +483,7 @@ func readFiles(ctx context.Context, root string, files []fileInfo, entries map[s
 		go func() {
 			defer wg.Done()
 			for f := range jobs {
-				r := readOne(ctx, root, f, entries, rules, extracting)
+				r := readOne(ctx, root, f, entries, skips, rules, extracting)
 				if r.doc != nil {
 					r.weight = f.Size
 					for _, p := range r.doc.Passages {
@@ -498,7 +516,7 @@ func readFiles(ctx context.Context, root string, files []fileInfo, entries map[s
 	wg.Wait()
 }
 
-func readOne(ctx context.Context, root string, f fileInfo, entries map[string]entry, rules Rules, extracting chan struct{}) readResult {
+func readOne(ctx context.Context, root string, f fileInfo, entries map[string]entry, skips map[string]Skip, rules Rules, extracting chan struct{}) readResult {
 	r := readResult{f: f}
 	data, _, err := readInRoot(root, f.Abs, rules.MaxFileSize)
 	if errors.Is(err, ErrRefused) {
@@ -514,6 +532,13 @@ func readOne(ctx context.Context, root string, f fileInfo, entries map[string]en
 	if e, ok := entries[f.Rel]; ok && e.SHA256 == r.sha && e.Meta == f.Meta {
 		r.same = true
 		return r
+	}
+	if s, ok := skips[f.Rel]; ok && s.SHA256 == r.sha && s.ModTime == f.ModTime && s.Size == f.Size && s.Meta == f.Meta && costlySkip(s, rules) {
+		r.skipWhy = s.Why
+		return r
+	}
+	if testHookDecode != nil {
+		testHookDecode(f.Rel)
 	}
 	if extract.Handles(path.Ext(f.Rel)) {
 		select {

@@ -151,7 +151,7 @@ func (ix *Index) verifyLiteral(rel string, words []string, maxChars int, highlig
 		occ += c
 	}
 	lines := Lines(text)
-	from, to := sectionOf(lines, cur.locs, words)
+	from, to := sectionOf(lines, cur.locs, words, 1, len(lines))
 	m, _ := snippetOf(lines, from, to, words, maxChars, highlight)
 	m.Path = rel
 	m.ModTime = cur.mtime

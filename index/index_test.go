@@ -519,7 +519,7 @@ func TestSkippedFilesAreRemembered(t *testing.T) {
 // A file that cannot be opened is tried again at every build (its mode
 // changes without its mtime): once readable it is indexed again.
 func TestUnreadableFileIsTriedAgain(t *testing.T) {
-	if !retry(Skip{Why: unreadablePrefix + "open: permission denied"}) || retry(Skip{Why: "binary file"}) {
+	if !retry(Skip{Why: unreadablePrefix + "open: permission denied"}, Rules{}) || retry(Skip{Why: "binary file"}, Rules{}) {
 		t.Fatal("retry: an unreadable file must be tried again, a binary one not")
 	}
 	root := tree(t, map[string]string{"a.md": "# 見出し\n有給休暇\n", "b.md": "# 規程\n慶弔見舞金\n"})

@@ -244,6 +244,12 @@ type Skip struct {
 	ModTime int64  `json:"mtime,omitempty"`
 	Size    int64  `json:"size,omitempty"`
 	Meta    string `json:"meta,omitempty"`
+	// SHA256 is the content's hash of a file skipped after it was read,
+	// and MaxText the text budget (Rules.MaxExtractedChars) of a document
+	// skipped for making more text: an audit does not extract it again
+	// while they stand.
+	SHA256  string `json:"sha256,omitempty"`
+	MaxText int64  `json:"max_text,omitempty"`
 }
 
 // skips returns the skipped files by path.

@@ -533,16 +533,34 @@ func (ix *Index) snippet(rel string, hits []scoredPassage, p *rankedPlan, opts S
 	st := structureOf(lines)
 	ch := choose(st, p, rel+"\n"+e.Title, kind, hits, maxChars, opts.Explain)
 	if ch.unit >= 0 {
-		m = Match{StartLine: ch.start, EndLine: ch.end, Snippet: strings.Join(lines[ch.start-1:ch.end], "\n"), Also: ch.also, Answer: ch.answer, Explain: ch.why}
+		// One place: the lines of the chosen unit's page, sheet, slide,
+		// heading or part (of a unit that runs over two, the one that
+		// holds the most words), so that its label says where they all
+		// stand.
+		u := st.units[ch.unit]
+		ua, ub := sectionOf(lines, cur.locs, literals, u.start+1, u.end+1)
+		a, b := placeAround(cur.locs, ua, ub, ch.start, ch.end)
+		m = Match{StartLine: a, EndLine: b, Snippet: strings.Join(lines[a-1:b], "\n"), Also: ch.also, Answer: ch.answer, Explain: ch.why}
+		if an := ch.answer; an != nil && (an.StartLine < a || an.EndLine > b) {
+			clipped := *an
+			clipped.StartLine, clipped.EndLine = max(an.StartLine, a), min(an.EndLine, b)
+			if clipped.StartLine > clipped.EndLine {
+				clipped.StartLine, clipped.EndLine = ua, ub
+			}
+			clipped.Text = plainText(strings.Join(strings.Fields(strings.Join(lines[clipped.StartLine-1:clipped.EndLine], " ")), " "))
+			m.Answer = &clipped
+		}
 		if !opts.SkipHighlights {
 			m.Highlights = highlights(m.Snippet, literals)
 		}
 	} else {
 		var found bool
-		m, found = snippetOf(lines, start, end, literals, maxChars, !opts.SkipHighlights)
+		a, b := sectionOf(lines, cur.locs, literals, start, end) // one place: its label says where all its lines stand
+		m, found = snippetOf(lines, a, b, literals, maxChars, !opts.SkipHighlights)
 		if !found && (start > 1 || end < len(lines)) {
 			// The file changed since it was indexed: look in all of it.
-			if m2, found := snippetOf(lines, 1, len(lines), literals, maxChars, !opts.SkipHighlights); found {
+			a, b := sectionOf(lines, cur.locs, literals, 1, len(lines))
+			if m2, found := snippetOf(lines, a, b, literals, maxChars, !opts.SkipHighlights); found {
 				m = m2
 			}
 		}
@@ -557,7 +575,7 @@ func (ix *Index) snippet(rel string, hits []scoredPassage, p *rankedPlan, opts S
 	m.SHA256 = cur.sum
 	// Where the answer stands, when a unit states it: the row or the
 	// comment a reader is sent to, not the header above it.
-	if a := m.Answer; a != nil && a.StartLine >= m.StartLine && a.EndLine <= m.EndLine {
+	if a := m.Answer; a != nil && a.StartLine >= m.StartLine && a.EndLine <= m.EndLine && len(cur.locs) >= a.EndLine {
 		m.Locator = cur.locator(a.StartLine, a.EndLine, literals)
 	} else {
 		m.Locator = cur.locator(m.StartLine, m.EndLine, literals)

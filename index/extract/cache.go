@@ -43,7 +43,7 @@ func (c Cache) Get(sum string) (*Text, bool) {
 		return nil, false
 	}
 	var t Text
-	if json.Unmarshal(b, &t) != nil || len(t.Lines) != len(t.Locators) || t.Version != Version || t.Chars() > max {
+	if json.Unmarshal(b, &t) != nil || len(t.Lines) != len(t.Locators) || t.Version != Version || t.Chars() > max || int64(len(t.Lines)) > maxLines(max) {
 		return nil, false
 	}
 	return &t, true

@@ -1,11 +1,11 @@
 package extract
 
 import (
-	"bytes"
 	"encoding/xml"
 	"errors"
 	"io"
 	"strings"
+	"unicode/utf8"
 )
 
 // notesPlaceholders are the placeholders of a notes page that hold no
@@ -19,18 +19,26 @@ var notesPlaceholders = map[string]bool{"sldImg": true, "sldNum": true, "hdr": t
 // mc:AlternateContent. skip leaves out the shapes that are placeholders
 // of those types (<p:ph type="sldNum"/>). Each paragraph's characters
 // are counted by room, which stops the reading when it says no.
-func drawingParagraphs(b []byte, skip map[string]bool, room func(int64) bool) ([]string, error) {
-	dec := xml.NewDecoder(bytes.NewReader(b))
+func drawingParagraphs(b []byte, name string, skip map[string]bool, room roomFunc) ([]string, error) {
+	dec := newDecoder(b, name)
 	var (
 		out     []string
 		para    strings.Builder
-		cells   []string // the row's cells so far
-		cell    []string // the cell's paragraphs so far
+		row     strings.Builder // the row's cells so far, tab-separated
+		cell    strings.Builder // the cell's paragraphs so far
+		cells   int
 		inText  bool
 		inCell  bool
 		alt     []bool
 		pending int64
 	)
+	// more counts characters read (a cell's tab among them) and the lines
+	// so far against the budget: a part of empty cells or lines is bounded
+	// as its text is.
+	more := func(chars int64) error {
+		pending += chars
+		return room(pending, int64(len(out)))
+	}
 	for {
 		tok, err := dec.Token()
 		if errors.Is(err, io.EOF) {
@@ -71,10 +79,15 @@ func drawingParagraphs(b []byte, skip map[string]bool, room func(int64) bool) ([
 			case "br":
 				out = append(out, para.String())
 				para.Reset()
+				if err := more(0); err != nil {
+					return nil, err
+				}
 			case "tr":
-				cells = cells[:0]
+				row.Reset()
+				cells = 0
 			case "tc":
-				inCell, cell = true, cell[:0]
+				inCell = true
+				cell.Reset()
 			}
 		case xml.EndElement:
 			switch e.Name.Local {
@@ -90,23 +103,41 @@ func drawingParagraphs(b []byte, skip map[string]bool, room func(int64) bool) ([
 				switch {
 				case strings.TrimSpace(s) == "":
 				case inCell:
-					cell = append(cell, strings.TrimSpace(s))
+					if cell.Len() > 0 {
+						cell.WriteByte(' ')
+					}
+					cell.WriteString(strings.TrimSpace(s))
 				default:
 					out = append(out, s)
+					if err := more(0); err != nil {
+						return nil, err
+					}
 				}
 			case "tc":
 				inCell = false
-				cells = append(cells, strings.ReplaceAll(strings.Join(cell, " "), "\t", " "))
-			case "tr":
-				if strings.TrimSpace(strings.Join(cells, "")) != "" {
-					out = append(out, strings.Join(cells, "\t"))
+				if cells++; cells > 1 {
+					row.WriteByte('\t')
 				}
+				row.WriteString(strings.ReplaceAll(cell.String(), "\t", " "))
+				cell.Reset()
+				if err := more(1); err != nil {
+					return nil, err
+				}
+			case "tr":
+				if r := row.String(); strings.TrimSpace(r) != "" {
+					out = append(out, r)
+					if err := more(0); err != nil {
+						return nil, err
+					}
+				}
+				row.Reset()
+				cells = 0
 			}
 		case xml.CharData:
 			if inText {
 				para.Write(e)
-				if pending += int64(len([]rune(string(e)))); !room(pending) {
-					return nil, ErrTooMuchText
+				if err := more(int64(utf8.RuneCount(e))); err != nil {
+					return nil, err
 				}
 			}
 		}
@@ -114,7 +145,7 @@ func drawingParagraphs(b []byte, skip map[string]bool, room func(int64) bool) ([
 }
 
 // skipShape reads on to the end of the shape (<p:sp>) the decoder is in.
-func skipShape(dec *xml.Decoder) error {
+func skipShape(dec *xmlDecoder) error {
 	for {
 		tok, err := dec.Token()
 		if err != nil {
@@ -139,8 +170,8 @@ func skipShape(dec *xml.Decoder) error {
 // xl/charts/chartN.xml): its title and the axes' titles a line each, then
 // a line of the series' names and one of the categories' labels, each
 // tab-separated.
-func chartText(b []byte, room func(int64) bool) ([]string, error) {
-	dec := xml.NewDecoder(bytes.NewReader(b))
+func chartText(b []byte, name string, room roomFunc) ([]string, error) {
+	dec := newDecoder(b, name)
 	var (
 		titles, series, cats []string
 		para                 strings.Builder
@@ -183,6 +214,9 @@ func chartText(b []byte, room func(int64) bool) ([]string, error) {
 				inTitle--
 				if t := strings.TrimSpace(strings.Join(title, " ")); t != "" {
 					titles = append(titles, t)
+					if err := room(pending, int64(len(titles))); err != nil {
+						return nil, err
+					}
 				}
 			case "tx":
 				if inTitle == 0 && inTx > 0 {
@@ -213,8 +247,9 @@ func chartText(b []byte, room func(int64) bool) ([]string, error) {
 			default:
 				continue
 			}
-			if pending += int64(len([]rune(string(e)))); !room(pending) {
-				return nil, ErrTooMuchText
+			pending += int64(utf8.RuneCount(e)) + 1
+			if err := room(pending, int64(len(titles))); err != nil {
+				return nil, err
 			}
 		}
 	}

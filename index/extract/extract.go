@@ -7,8 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -41,6 +43,14 @@ func Handles(ext string) bool {
 // says a program is missing.
 func ToolMissingReason(why string) bool { return strings.HasPrefix(why, ErrToolMissing.Error()) }
 
+// BudgetReason reports whether a skip reason says the document makes
+// more text than the budget (ErrTooMuchText).
+func BudgetReason(why string) bool { return strings.HasPrefix(why, ErrTooMuchText.Error()) }
+
+// TimeoutReason reports whether a skip reason says the extraction took
+// too long (ErrTimeout).
+func TimeoutReason(why string) bool { return strings.HasPrefix(why, ErrTimeout.Error()) }
+
 // PDFReadable reports whether PDF files can be read here (pdftotext is on
 // PATH).
 func PDFReadable() bool {
@@ -61,8 +71,13 @@ var (
 	ErrTimeout     = errors.New("extraction took too long")
 	// ErrTooMuchText: the document makes more characters of text than
 	// Options.MaxText (each shared string, slide or part counted every
-	// time it is used).
+	// time it is used), or more lines than a line for every linesPer of
+	// them.
 	ErrTooMuchText = errors.New("too much text")
+	// ErrTooComplex: a part's XML nests elements deeper, or writes more
+	// attributes on one element, than any office program does (see
+	// maxDepth): such a file is made to exhaust the reader's memory.
+	ErrTooComplex = errors.New("too complex to read")
 )
 
 // MaxTextSetting is the configuration key of Options.MaxText, named in
@@ -77,20 +92,77 @@ type Text struct {
 	Locators []Locator `json:"locators"`
 	Version  string    `json:"version,omitempty"` // the extractor's Version (set by Extract)
 
-	chars int64 // characters added
-	max   int64 // the most characters add takes (0: no bound)
+	chars int64    // characters added
+	lines int64    // lines added
+	max   int64    // the most characters add takes (0: no bound)
+	runs  []locRun // where the lines stand, a run of lines at a time (see finish)
 }
+
+// locRun is where the lines from start on stand (to the next run's start).
+type locRun struct {
+	start int
+	at    Locator
+}
+
+// linesPer is how many characters of the budget pay for a line: a line
+// costs its string and its locator (some hundred bytes) even when it is
+// empty, so that a part of 64 MiB of empty paragraphs (<w:p/>, eleven
+// million of them) would take gigabytes; the lines are bounded by
+// Options.MaxText / linesPer (1 Mi at the default, an Excel sheet's
+// rows), and by minLines at least.
+const (
+	linesPer = 16
+	minLines = 4096
+)
+
+// maxLines is the most lines an extraction under a budget of max
+// characters (Options.MaxText) may make.
+func maxLines(max int64) int64 { return max/linesPer + minLines }
 
 // newText is the empty text of a format, bounded by opts.MaxText.
 func newText(format string, opts Options) *Text {
 	return &Text{Format: format, max: opts.MaxText}
 }
 
-// over reports whether more characters were added than the budget.
-func (t *Text) over() bool { return t.max > 0 && t.chars > t.max }
+// errTooManyLines is ErrTooMuchText of a text over its lines' bound.
+var errTooManyLines = fmt.Errorf("%w (lines)", ErrTooMuchText)
 
-// room reports whether n more characters fit in the budget.
-func (t *Text) room(n int64) bool { return t.max <= 0 || t.chars+n <= t.max }
+// full is the error of a text that holds more characters or lines than
+// its budget takes, nil for one within it.
+func (t *Text) full() error { return t.room(0, 0) }
+
+// room is the error of n more characters in lines more lines that do not
+// fit in the budget (nil when they do); it is what the readers of parts
+// count what they hold against.
+func (t *Text) room(n, lines int64) error {
+	switch {
+	case t.max <= 0:
+		return nil
+	case t.lines+lines > maxLines(t.max):
+		return errTooManyLines
+	case t.chars+n > t.max:
+		return ErrTooMuchText
+	}
+	return nil
+}
+
+// roomFunc is Text.room.
+type roomFunc func(n, lines int64) error
+
+// finish sets the lines' locators from their runs.
+func (t *Text) finish() {
+	t.Locators = make([]Locator, len(t.Lines))
+	for i, r := range t.runs {
+		end := len(t.Lines)
+		if i+1 < len(t.runs) {
+			end = min(t.runs[i+1].start, end)
+		}
+		for j := r.start; j < end; j++ {
+			t.Locators[j] = r.at
+		}
+	}
+	t.runs = nil
+}
 
 // String is the text, lines joined by newlines.
 func (t *Text) String() string { return strings.Join(t.Lines, "\n") }
@@ -106,13 +178,14 @@ type Locator struct {
 	// ヘッダー, フッター, 脚注3, 文末脚注1, コメント2 (Word); 図形, B3のコメント
 	// (Excel); ノート, グラフ (PowerPoint).
 	Part string `json:"part,omitempty"`
-	// Hidden: the line is on a hidden sheet (Excel).
+	// Hidden: the line is on a hidden sheet (Excel) or slide
+	// (PowerPoint).
 	Hidden bool `json:"hidden,omitempty"`
 }
 
 // Label is the locator as people cite it: p.3, シート「単価表」 行12,
 // シート「作業用」(非表示) 行2, シート「単価表」 図形, スライド4, スライド4 ノート,
-// 見出し「第3条」, 脚注3; "" when it says nothing.
+// スライド3(非表示), 見出し「第3条」, 脚注3; "" when it says nothing.
 func (l Locator) Label() string {
 	var s string
 	switch {
@@ -128,6 +201,9 @@ func (l Locator) Label() string {
 		}
 	case l.Slide > 0:
 		s = fmt.Sprintf("スライド%d", l.Slide)
+		if l.Hidden {
+			s += "(非表示)"
+		}
 	case l.Heading != "" && l.Part == "":
 		s = fmt.Sprintf("見出し「%s」", l.Heading)
 	}
@@ -200,14 +276,19 @@ func Extract(ctx context.Context, name, path string, data []byte, opts Options) 
 	if errors.Is(err, context.DeadlineExceeded) || err == nil && ctx.Err() != nil {
 		return nil, fmt.Errorf("%w (more than %s)", ErrTimeout, opts.Timeout)
 	}
-	if err == nil && t.chars > opts.MaxText {
-		err = ErrTooMuchText
+	if err == nil {
+		err = t.full()
 	}
-	if errors.Is(err, ErrTooMuchText) {
+	switch {
+	case errors.Is(err, errTooManyLines):
+		return nil, tooManyLines(opts.MaxText)
+	case errors.Is(err, ErrTooMuchText):
 		return nil, TooMuchText(opts.MaxText)
-	}
-	if err != nil {
+	case err != nil:
 		return nil, err
+	}
+	if t.runs != nil || len(t.Locators) != len(t.Lines) {
+		t.finish()
 	}
 	t.trim()
 	t.Version = Version
@@ -223,7 +304,50 @@ func Extract(ctx context.Context, name, path string, data []byte, opts Options) 
 // TooMuchText is the error of a document that makes more than max
 // characters of text: what is wrong and how to index it anyway.
 func TooMuchText(max int64) error {
-	return fmt.Errorf("%w: it makes more than %d characters of text, the most an extraction may; raise %s to index it", ErrTooMuchText, max, MaxTextSetting)
+	return fmt.Errorf("%w: it makes more than %s characters of text, the most an extraction may (%s); raise that setting to index it", ErrTooMuchText, thousands(max), MaxTextSetting)
+}
+
+// tooManyLines is the error of a document that makes more lines than a
+// budget of max characters holds.
+func tooManyLines(max int64) error {
+	return fmt.Errorf("%w: it makes more than %s lines of text, the most an extraction may (one for every %d characters of %s); raise that setting to index it", ErrTooMuchText, thousands(maxLines(max)), linesPer, MaxTextSetting)
+}
+
+// thousands is a number as people read it: 16,777,216.
+func thousands(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	if neg {
+		b.WriteByte('-')
+	}
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+// size is a number of bytes as people read it: 512 bytes, 900 KiB,
+// 16 MiB, 572 MiB, 1.5 GiB (a tenth shown under ten, else whole units,
+// rounded down).
+func size(n int64) string {
+	units := []string{"KiB", "MiB", "GiB", "TiB"}
+	if n < 1024 {
+		return strconv.FormatInt(n, 10) + " bytes"
+	}
+	v, u := float64(n)/1024, 0
+	for v >= 1024 && u < len(units)-1 {
+		v /= 1024
+		u++
+	}
+	if v < 10 && math.Floor(v*10) != math.Floor(v)*10 {
+		return strconv.FormatFloat(math.Floor(v*10)/10, 'f', 1, 64) + " " + units[u]
+	}
+	return strconv.FormatFloat(math.Floor(v), 'f', 0, 64) + " " + units[u]
 }
 
 // Chars is the number of characters of the text's lines.
@@ -260,18 +384,20 @@ func (t *Text) add(line string, at Locator) {
 	}
 	n := int64(utf8.RuneCountInString(line))
 	t.chars += n
-	if t.over() {
+	t.lines += 1 + n/maxLine
+	if t.max > 0 && (t.chars > t.max || t.lines > maxLines(t.max)) {
 		return
+	}
+	if len(t.runs) == 0 || t.runs[len(t.runs)-1].at != at {
+		t.runs = append(t.runs, locRun{start: len(t.Lines), at: at})
 	}
 	for n > maxLine {
 		cut := wrapAt(line)
 		t.Lines = append(t.Lines, line[:cut])
-		t.Locators = append(t.Locators, at)
 		n -= int64(utf8.RuneCountInString(line[:cut]))
 		line = line[cut:]
 	}
 	t.Lines = append(t.Lines, line)
-	t.Locators = append(t.Locators, at)
 }
 
 // wrapAt is the byte offset where a line longer than maxLine characters
@@ -345,24 +471,48 @@ func openZip(data []byte, max int64, ext string) (*zip.Reader, error) {
 		total += f.UncompressedSize64
 	}
 	if total > uint64(max) {
-		return nil, fmt.Errorf("%w: it unpacks to %d bytes, more than the %d read", ErrTooLarge, total, max)
+		return nil, fmt.Errorf("%w: it unpacks to %s, more than the %s an Office file may; split it into smaller files to index it", ErrTooLarge, size(int64(min(total, math.MaxInt64))), size(max))
 	}
 	return z, nil
 }
 
-// part reads one file of a zip, at most max bytes.
+// part reads one file of a zip, at most max bytes, into a buffer of the
+// size the zip declares (so that a big part is not copied as it grows).
 func part(z *zip.Reader, name string, max int64) ([]byte, error) {
 	f, err := z.Open(name)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, max+1))
+	want := int64(512)
+	if st, err := f.Stat(); err == nil && st.Size() > 0 {
+		want = min(st.Size(), max) + 1
+	}
+	b, err := readAll(io.LimitReader(f, max+1), want)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s: %v", ErrBroken, name, err)
 	}
 	if int64(len(b)) > max {
-		return nil, fmt.Errorf("%w: %s unpacks to more than %d bytes", ErrTooLarge, name, max)
+		return nil, fmt.Errorf("%w: its %s unpacks to more than %s, the most read of one part; split the file into smaller ones to index it", ErrTooLarge, name, size(max))
 	}
 	return b, nil
+}
+
+// readAll reads r to its end into a buffer of size bytes first, grown
+// as append grows it when r holds more.
+func readAll(r io.Reader, size int64) ([]byte, error) {
+	b := make([]byte, 0, size)
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if errors.Is(err, io.EOF) {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+	}
 }

@@ -43,6 +43,7 @@ type fmtSection struct {
 	cond     string // [>=100]: the comparison and its number
 	condNum  float64
 	japanese bool // [$-411] and the like: Japanese month and weekday names
+	kanji    bool // [DBNum1]: General in kanji numerals (二千二十六)
 }
 
 // isDateCode reports whether a format code shows dates or times: date
@@ -78,15 +79,12 @@ func formatNumber(v float64, code string, date1904 bool) string {
 		}
 		return general(v)
 	}
-	a := v
-	if neg {
-		a = -v
-	}
-	out := formatDigits(a, s)
+	out := formatDigits(math.Abs(v), s)
 	if v < 0 && !neg {
 		// One section for all numbers, or one chosen by a condition:
-		// the minus sign is the number's.
-		out = "-" + out
+		// the minus sign is the number's, before all of the section
+		// ("¥"#,##0 of -5000: -¥5,000).
+		out = "-" + strings.TrimLeft(out, " ")
 	}
 	return strings.TrimSpace(out)
 }
@@ -198,6 +196,8 @@ func parseFormat(code string) []fmtSection {
 				if l := strings.ToLower(loc); strings.HasSuffix(l, "411") || strings.HasSuffix(l, "0411") {
 					cur.japanese = true
 				}
+			case li == "dbnum1":
+				cur.kanji = true
 			case strings.HasPrefix(in, ">") || strings.HasPrefix(in, "<") || strings.HasPrefix(in, "="):
 				op := strings.TrimRight(in, "0123456789.-+ ")
 				if n, err := strconv.ParseFloat(strings.TrimSpace(in[len(op):]), 64); err == nil {
@@ -225,6 +225,14 @@ func parseFormat(code string) []fmtSection {
 		case strings.HasPrefix(lower[i:], "general"):
 			cur.tokens = append(cur.tokens, fmtToken{kind: 'G'})
 			i += 7
+		case strings.HasPrefix(lower[i:], "g/標準"):
+			// G/標準: General as Japanese Excel names it.
+			cur.tokens = append(cur.tokens, fmtToken{kind: 'G'})
+			i += len("g/標準")
+		case strings.HasPrefix(lower[i:], `g/"標準"`):
+			// As LibreOffice writes it.
+			cur.tokens = append(cur.tokens, fmtToken{kind: 'G'})
+			i += len(`g/"標準"`)
 		case strings.HasPrefix(lower[i:], "am/pm"):
 			cur.tokens = append(cur.tokens, fmtToken{kind: 'D', text: "AM/PM"})
 			cur.date = true
@@ -264,11 +272,15 @@ func formatDigits(v float64, s fmtSection) string {
 	for i, t := range toks {
 		if t.kind == 'G' {
 			// General with text around it.
+			g := general(v)
+			if s.kanji && v == math.Trunc(v) && v < 1e16 {
+				g = kanjiCount(int(v), kanjiDigits, "十百千")
+			}
 			var b strings.Builder
 			for j, u := range toks {
 				switch {
 				case j == i:
-					b.WriteString(general(v))
+					b.WriteString(g)
 				case u.kind == 'l':
 					b.WriteString(u.text)
 				}
@@ -435,8 +447,10 @@ func roundDecimal(v float64, decimals int) string {
 }
 
 // fillDigits places an integer's digits in placeholders with literals
-// between them (000-0000: a postal code), right to left; digits beyond
-// the placeholders go before the first.
+// between them (000-0000: a postal code), right to left, as Excel does: a
+// placeholder without a digit left shows 0 for 0, a space for ?, nothing
+// for # (0##-####-#### of 312345678: 03-1234-5678); literals always
+// show; digits beyond the placeholders go before the first.
 func fillDigits(digits string, tmpl []fmtToken) string {
 	var parts []string
 	d := len(digits)
@@ -444,13 +458,16 @@ func fillDigits(digits string, tmpl []fmtToken) string {
 		t := tmpl[i]
 		switch t.kind {
 		case 'l':
-			if d > 0 {
-				parts = append(parts, t.text)
-			}
+			parts = append(parts, t.text)
 		case '0', '#', '?':
-			if d > 0 {
+			switch {
+			case d > 0:
 				d--
 				parts = append(parts, digits[d:d+1])
+			case t.kind == '0':
+				parts = append(parts, "0")
+			case t.kind == '?':
+				parts = append(parts, " ")
 			}
 		}
 	}

@@ -148,12 +148,15 @@ func TestDocxHeadingFromText(t *testing.T) {
 			t.Errorf("%s is under %q, want %q", s, got, want)
 		}
 	}
-	// A document with heading styles is located by them alone.
+	// A document with heading styles is located by them, and by the
+	// articles typed in its body style (not by numbered titles: 1.2 …).
 	styled := `<w:document ` + wordNS + `><w:body><w:p><w:pPr><w:pStyle w:val="Heading1"/></w:pPr><w:r><w:t>総則</w:t></w:r></w:p>` +
-		p("第1条（目的）この規則は定める。") + `</w:body></w:document>`
+		p("1.2 適用範囲") + p("全員に適用する。") + p("第1条（目的）この規則は定める。") + `</w:body></w:document>`
 	txt = extractBytes(t, "styled.docx", officeZip(t, "word/document.xml", styled), Options{})
-	if got := lineOf(t, txt, "この規則は定める").Heading; got != "総則" {
-		t.Errorf("a styled document's line is under %q, want 総則", got)
+	for s, want := range map[string]string{"全員に適用する": "総則", "この規則は定める": "第1条（目的）"} {
+		if got := lineOf(t, txt, s).Heading; got != want {
+			t.Errorf("in a styled document, %s is under %q, want %q", s, got, want)
+		}
 	}
 }
 
@@ -450,7 +453,7 @@ func TestTextBudget(t *testing.T) {
 			t.Errorf("%s is %d bytes: not a small file", c.name, len(c.data))
 		}
 		_, err := Extract(context.Background(), c.name, "", c.data, Options{MaxText: c.max})
-		if !errors.Is(err, ErrTooMuchText) || !strings.Contains(err.Error(), "raise index.max_extracted_chars") {
+		if !errors.Is(err, ErrTooMuchText) || !strings.Contains(err.Error(), "(index.max_extracted_chars); raise that setting") {
 			t.Errorf("%s: %v, want ErrTooMuchText", c.name, err)
 		}
 	}

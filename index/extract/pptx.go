@@ -2,7 +2,6 @@ package extract
 
 import (
 	"archive/zip"
-	"bytes"
 	"context"
 	"encoding/xml"
 	"errors"
@@ -16,7 +15,9 @@ import (
 // paragraph of text (titles, text boxes, SmartArt) and per row of a
 // table, each located on its slide; then the slide's charts (titles,
 // series and categories, located as グラフ) and its speaker notes
-// (ノート). A slide listed again is read again, and counted again.
+// (ノート). A hidden slide (show="0") is read, located as hidden
+// (スライド3(非表示)). A slide listed again is read again, and counted
+// again.
 func pptx(ctx context.Context, data []byte, opts Options) (*Text, error) {
 	z, err := openZip(data, opts.MaxUnpacked, ".pptx")
 	if err != nil {
@@ -28,8 +29,9 @@ func pptx(ctx context.Context, data []byte, opts Options) (*Text, error) {
 	}
 	t := newText("pptx", opts)
 	type piece struct {
-		lines []string
-		part  string
+		lines  []string
+		part   string
+		hidden bool
 	}
 	read := map[string][]piece{} // by slide part: a slide listed again is not parsed again
 	for i, name := range slides {
@@ -42,11 +44,12 @@ func pptx(ctx context.Context, data []byte, opts Options) (*Text, error) {
 			if err != nil {
 				return nil, fmt.Errorf("%w: slide %d (%s): %v", ErrBroken, i+1, name, err)
 			}
-			paras, err := drawingParagraphs(b, nil, t.room)
+			paras, err := drawingParagraphs(b, name, nil, t.room)
 			if err != nil {
 				return nil, slideError(i+1, name, err)
 			}
-			pieces = append(pieces, piece{lines: paras})
+			hidden := slideHidden(b)
+			pieces = append(pieces, piece{lines: paras, hidden: hidden})
 			rels := partRelationships(z, relsOf(name), opts.MaxUnpacked)
 			for _, kind := range []struct{ typ, part string }{{"/diagramData", ""}, {"/chart", "グラフ"}, {"/notesSlide", "ノート"}} {
 				for _, r := range rels {
@@ -58,29 +61,30 @@ func pptx(ctx context.Context, data []byte, opts Options) (*Text, error) {
 						continue
 					}
 					var lines []string
+					at := r.target(path.Dir(name))
 					switch kind.typ {
 					case "/chart":
-						lines, err = chartText(b, t.room)
+						lines, err = chartText(b, at, t.room)
 					case "/notesSlide":
-						lines, err = drawingParagraphs(b, notesPlaceholders, t.room)
+						lines, err = drawingParagraphs(b, at, notesPlaceholders, t.room)
 					default:
-						lines, err = drawingParagraphs(b, nil, t.room)
+						lines, err = drawingParagraphs(b, at, nil, t.room)
 					}
 					if err != nil {
-						return nil, slideError(i+1, r.target(path.Dir(name)), err)
+						return nil, slideError(i+1, at, err)
 					}
-					pieces = append(pieces, piece{lines: lines, part: kind.part})
+					pieces = append(pieces, piece{lines: lines, part: kind.part, hidden: hidden})
 				}
 			}
 			read[name] = pieces
 		}
 		for _, p := range pieces {
 			for _, l := range p.lines {
-				t.add(l, Locator{Slide: i + 1, Part: p.part})
+				t.add(l, Locator{Slide: i + 1, Part: p.part, Hidden: p.hidden})
 			}
 		}
-		if t.over() {
-			return nil, ErrTooMuchText
+		if err := t.full(); err != nil {
+			return nil, err
 		}
 	}
 	return t, nil
@@ -88,10 +92,26 @@ func pptx(ctx context.Context, data []byte, opts Options) (*Text, error) {
 
 // slideError is the error of a slide's part that cannot be read.
 func slideError(n int, name string, err error) error {
-	if errors.Is(err, ErrTooMuchText) {
+	if errors.Is(err, ErrTooMuchText) || errors.Is(err, ErrTooComplex) {
 		return err
 	}
 	return fmt.Errorf("%w: slide %d (%s): %v", ErrBroken, n, name, err)
+}
+
+// slideHidden reports whether a slide is hidden in the slide show: its
+// root's show="0".
+func slideHidden(b []byte) bool {
+	dec := newDecoder(b, "")
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		if e, ok := tok.(xml.StartElement); ok {
+			v := attr(e, "show")
+			return v == "0" || v == "false"
+		}
+	}
 }
 
 // slideOrder reads the slides' part names in the deck's order: the
@@ -107,14 +127,14 @@ func slideOrder(z *zip.Reader, max int64) ([]string, error) {
 	}
 	targets := relationships(rels)
 	var out []string
-	dec := xml.NewDecoder(bytes.NewReader(pres))
+	dec := newDecoder(pres, "ppt/presentation.xml")
 	for {
 		tok, err := dec.Token()
 		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
-			return nil, fmt.Errorf("%w: ppt/presentation.xml: %v", ErrBroken, err)
+			return nil, broken("ppt/presentation.xml", err)
 		}
 		e, ok := tok.(xml.StartElement)
 		if !ok || e.Name.Local != "sldId" {

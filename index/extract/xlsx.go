@@ -2,12 +2,12 @@ package extract
 
 import (
 	"archive/zip"
-	"bytes"
 	"context"
 	"encoding/xml"
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"path"
 	"slices"
 	"strconv"
@@ -34,10 +34,10 @@ func xlsx(ctx context.Context, data []byte, opts Options) (*Text, error) {
 	if err != nil {
 		return nil, err
 	}
-	var shared []string
+	var shared sharedTable
 	if b, err := part(z, "xl/sharedStrings.xml", opts.MaxUnpacked); err == nil {
 		if shared, err = sharedStrings(b); err != nil {
-			return nil, fmt.Errorf("%w: xl/sharedStrings.xml: %v", ErrBroken, err)
+			return nil, broken("xl/sharedStrings.xml", err)
 		}
 	}
 	var formats []string
@@ -54,23 +54,24 @@ func xlsx(ctx context.Context, data []byte, opts Options) (*Text, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%w: sheet %s (%s): %v", ErrBroken, sh.name, sh.part, err)
 		}
-		rows, err := cells.rows(ctx, b, t.room)
+		rows, err := cells.rows(ctx, b, sh.part, t.room)
 		if err != nil {
-			if errors.Is(err, ErrTooMuchText) || errors.Is(err, context.DeadlineExceeded) {
-				return nil, err
-			}
-			return nil, fmt.Errorf("%w: sheet %s: %v", ErrBroken, sh.name, err)
+			return nil, broken("sheet "+sh.name, err)
 		}
 		first := 0
 		for _, r := range rows {
-			if c := r.cells[0].col; first == 0 || c < first {
-				first = c
+			if first == 0 || r.first < first {
+				first = r.first
 			}
 		}
 		for _, r := range rows {
-			t.add(rowLine(r.cells, first), Locator{Sheet: sh.name, Row: r.n, Hidden: sh.hidden})
-			if t.over() {
-				return nil, ErrTooMuchText
+			line := r.line
+			if r.first > first {
+				line = strings.Repeat("\t", r.first-first) + line
+			}
+			t.add(line, Locator{Sheet: sh.name, Row: r.n, Hidden: sh.hidden})
+			if err := t.full(); err != nil {
+				return nil, err
 			}
 		}
 		if err := sheetParts(z, sh, t, opts.MaxUnpacked); err != nil {
@@ -110,14 +111,14 @@ func workbookSheets(z *zip.Reader, max int64) ([]sheet, bool, error) {
 	targets := relationships(rels)
 	var out []sheet
 	date1904 := false
-	dec := xml.NewDecoder(bytes.NewReader(wb))
+	dec := newDecoder(wb, "xl/workbook.xml")
 	for {
 		tok, err := dec.Token()
 		if errors.Is(err, io.EOF) {
 			return out, date1904, nil
 		}
 		if err != nil {
-			return nil, false, fmt.Errorf("%w: xl/workbook.xml: %v", ErrBroken, err)
+			return nil, false, broken("xl/workbook.xml", err)
 		}
 		e, ok := tok.(xml.StartElement)
 		if !ok {
@@ -147,7 +148,7 @@ func workbookSheets(z *zip.Reader, max int64) ([]sheet, bool, error) {
 // relationships reads an Office relationships part: target by id.
 func relationships(rels []byte) map[string]string {
 	targets := map[string]string{}
-	dec := xml.NewDecoder(bytes.NewReader(rels))
+	dec := newDecoder(rels, "relationships")
 	for {
 		tok, err := dec.Token()
 		if err != nil {
@@ -159,26 +160,44 @@ func relationships(rels []byte) map[string]string {
 	}
 }
 
+// sharedTable is the shared strings of a workbook, in one string: a
+// table of millions of empty strings (<si/>) takes 4 bytes for each.
+type sharedTable struct {
+	text string
+	ends []uint32 // where each string ends in text
+}
+
+func (s sharedTable) len() int { return len(s.ends) }
+
+// at is the i-th string.
+func (s sharedTable) at(i int) string {
+	start := uint32(0)
+	if i > 0 {
+		start = s.ends[i-1]
+	}
+	return s.text[start:s.ends[i]]
+}
+
 // sharedStrings reads the shared string table: each <si>'s text runs,
 // without its phonetic runs (<rPh>).
-func sharedStrings(b []byte) ([]string, error) {
-	dec := xml.NewDecoder(bytes.NewReader(b))
-	var out []string
-	var cur strings.Builder
+func sharedStrings(b []byte) (sharedTable, error) {
+	dec := newDecoder(b, "xl/sharedStrings.xml")
+	var (
+		all  strings.Builder
+		ends []uint32
+	)
 	inT, phonetic := false, 0
 	for {
 		tok, err := dec.Token()
 		if errors.Is(err, io.EOF) {
-			return out, nil
+			return sharedTable{text: all.String(), ends: ends}, nil
 		}
 		if err != nil {
-			return nil, err
+			return sharedTable{}, err
 		}
 		switch e := tok.(type) {
 		case xml.StartElement:
 			switch e.Name.Local {
-			case "si":
-				cur.Reset()
 			case "t":
 				inT = true
 			case "rPh":
@@ -187,15 +206,17 @@ func sharedStrings(b []byte) ([]string, error) {
 		case xml.EndElement:
 			switch e.Name.Local {
 			case "si":
-				out = append(out, cur.String())
+				// The part is at most Options.MaxUnpacked bytes, and
+				// its text no more.
+				ends = append(ends, uint32(min(all.Len(), math.MaxUint32)))
 			case "t":
 				inT = false
 			case "rPh":
 				phonetic--
 			}
 		case xml.CharData:
-			if inT && phonetic == 0 {
-				cur.Write(e)
+			if inT && phonetic == 0 && all.Len()+len(e) <= math.MaxUint32 {
+				all.Write(e)
 			}
 		}
 	}
@@ -207,7 +228,7 @@ func sharedStrings(b []byte) ([]string, error) {
 func cellFormats(b []byte) []string {
 	custom := map[int]string{}
 	var out []string
-	dec := xml.NewDecoder(bytes.NewReader(b))
+	dec := newDecoder(b, "xl/styles.xml")
 	inXfs := false
 	for {
 		tok, err := dec.Token()
@@ -246,15 +267,16 @@ type xlCell struct {
 	text string
 }
 
-// xlRow is a row's number and its cells that show anything, in order.
+// xlRow is a row's number and its line: its cells from its first that
+// shows anything (column first), tab-separated.
 type xlRow struct {
-	n     int
-	cells []xlCell
+	n, first int
+	line     string
 }
 
 // cellReader reads a workbook's cells.
 type cellReader struct {
-	shared   []string
+	shared   sharedTable
 	formats  []string // by cell style
 	date1904 bool
 }
@@ -287,10 +309,11 @@ func cellRef(ref string) (col, row int) {
 
 // rows reads a sheet's rows that show anything. A row or cell without
 // its number (or with one out of Excel's bounds, r="0") follows the one
-// before it. Each cell's characters are counted by room, every time a
-// shared string is used.
-func (c cellReader) rows(ctx context.Context, b []byte, room func(int64) bool) ([]xlRow, error) {
-	dec := xml.NewDecoder(bytes.NewReader(b))
+// before it; a cell past Excel's last column is not read. Each cell's
+// characters and each row are counted by room, every time a shared
+// string is used.
+func (c cellReader) rows(ctx context.Context, b []byte, name string, room roomFunc) ([]xlRow, error) {
+	dec := newDecoder(b, name)
 	var (
 		out                  []xlRow
 		cells                []xlCell
@@ -322,7 +345,7 @@ func (c cellReader) rows(ctx context.Context, b []byte, room func(int64) bool) (
 				if r, err := strconv.Atoi(attr(e, "r")); err == nil && r >= 1 && r <= maxRows {
 					next = r
 				}
-				rowN, col, cells = next, 0, nil
+				rowN, col, cells = next, 0, cells[:0]
 			case "c":
 				typ = attr(e, "t")
 				style, _ = strconv.Atoi(attr(e, "s"))
@@ -358,20 +381,36 @@ func (c cellReader) rows(ctx context.Context, b []byte, room func(int64) bool) (
 			case "rPh":
 				phonetic--
 			case "c":
+				if col > maxCols {
+					break
+				}
 				s := c.value(typ, strings.TrimSpace(val.String()), inline.String(), strings.TrimSpace(formula.String()), style)
 				if s == "" {
 					break
 				}
 				s = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ", "\t", " ").Replace(s)
-				if pending += int64(utf8.RuneCountInString(s)) + 1; !room(pending) {
-					return nil, ErrTooMuchText
+				pending += int64(utf8.RuneCountInString(s)) + 1
+				if err := room(pending, int64(len(out))); err != nil {
+					return nil, err
 				}
 				cells = append(cells, xlCell{col: col, text: s})
+				if len(cells) > maxCols {
+					// The same cells again and again: a row holds
+					// Excel's columns at most.
+					cells = sortCells(cells)
+				}
 			case "row":
 				if len(cells) > 0 {
-					slices.SortStableFunc(cells, func(a, b xlCell) int { return a.col - b.col })
-					cells = slices.CompactFunc(cells, func(a, b xlCell) bool { return a.col == b.col })
-					out = append(out, xlRow{n: rowN, cells: cells})
+					cells = sortCells(cells)
+					// The tabs of the empty cells between (A1 and
+					// XFD1: 16,383), counted before the line is made;
+					// each cell paid for its own.
+					first, last := cells[0].col, cells[len(cells)-1].col
+					pending += int64(last - first + 1 - len(cells))
+					if err := room(pending, int64(len(out)+1)); err != nil {
+						return nil, err
+					}
+					out = append(out, xlRow{n: rowN, first: first, line: rowLine(cells, first)})
 				}
 			}
 		case xml.CharData:
@@ -387,6 +426,13 @@ func (c cellReader) rows(ctx context.Context, b []byte, room func(int64) bool) (
 	}
 }
 
+// sortCells puts a row's cells in the order of their columns, the first
+// of a column kept.
+func sortCells(cells []xlCell) []xlCell {
+	slices.SortStableFunc(cells, func(a, b xlCell) int { return a.col - b.col })
+	return slices.CompactFunc(cells, func(a, b xlCell) bool { return a.col == b.col })
+}
+
 // value is what a cell shows: shared and inline strings, booleans,
 // errors, dates and numbers in their format; a formula without a value
 // kept shows as its formula.
@@ -400,10 +446,10 @@ func (c cellReader) value(typ, v, inline, formula string, style int) string {
 	switch typ {
 	case "s":
 		i, err := strconv.Atoi(v)
-		if err != nil || i < 0 || i >= len(c.shared) {
+		if err != nil || i < 0 || i >= c.shared.len() {
 			return ""
 		}
-		return c.shared[i]
+		return c.shared.at(i)
 	case "inlineStr":
 		if inline != "" {
 			return inline
@@ -446,9 +492,9 @@ func sheetParts(z *zip.Reader, sh sheet, t *Text, max int64) error {
 		switch {
 		case err != nil:
 		case strings.HasSuffix(r.typ, "/threadedComment"):
-			threaded = append(threaded, comments(b, "threadedComment")...)
+			threaded = append(threaded, comments(b, r.target(dir), "threadedComment")...)
 		case strings.HasSuffix(r.typ, "/comments"):
-			notes = append(notes, comments(b, "comment")...)
+			notes = append(notes, comments(b, r.target(dir), "comment")...)
 		}
 	}
 	// Excel keeps a note of each threaded comment for its older
@@ -470,8 +516,8 @@ func sheetParts(z *zip.Reader, sh sheet, t *Text, max int64) error {
 	for _, c := range all {
 		_, row := cellRef(c.ref)
 		t.add(c.text, Locator{Sheet: sh.name, Row: row, Hidden: sh.hidden, Part: c.ref + "のコメント"})
-		if t.over() {
-			return ErrTooMuchText
+		if err := t.full(); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -482,11 +528,11 @@ type xlComment struct{ ref, text string }
 
 // comments reads a comments part (elem "comment": notes, the older
 // comments; "threadedComment": comments with replies).
-func comments(b []byte, elem string) []xlComment {
+func comments(b []byte, name, elem string) []xlComment {
 	var out []xlComment
 	var cur strings.Builder
 	ref, inText, inT := "", false, false
-	dec := xml.NewDecoder(bytes.NewReader(b))
+	dec := newDecoder(b, name)
 	for {
 		tok, err := dec.Token()
 		if err != nil {
@@ -538,10 +584,13 @@ func drawingParts(z *zip.Reader, name string, sh sheet, t *Text, max int64) erro
 			charts[r.id] = r.target(path.Dir(name))
 		}
 	}
-	dec := xml.NewDecoder(bytes.NewReader(b))
+	dec := newDecoder(b, name)
 	for {
 		start := dec.InputOffset()
 		tok, err := dec.Token()
+		if errors.Is(err, ErrTooComplex) {
+			return err
+		}
 		if err != nil {
 			return nil
 		}
@@ -550,11 +599,14 @@ func drawingParts(z *zip.Reader, name string, sh sheet, t *Text, max int64) erro
 			continue
 		}
 		if err := dec.Skip(); err != nil {
+			if errors.Is(err, ErrTooComplex) {
+				return err
+			}
 			return nil
 		}
 		anchor := b[start:dec.InputOffset()]
 		row, chartIDs := anchorPlace(anchor)
-		lines, err := drawingParagraphs(anchor, nil, t.room)
+		lines, err := drawingParagraphs(anchor, name, nil, t.room)
 		if err != nil {
 			return drawingError(name, err)
 		}
@@ -566,7 +618,7 @@ func drawingParts(z *zip.Reader, name string, sh sheet, t *Text, max int64) erro
 			if err != nil {
 				continue
 			}
-			lines, err := chartText(cb, t.room)
+			lines, err := chartText(cb, charts[id], t.room)
 			if err != nil {
 				return drawingError(charts[id], err)
 			}
@@ -574,23 +626,18 @@ func drawingParts(z *zip.Reader, name string, sh sheet, t *Text, max int64) erro
 				t.add(l, Locator{Sheet: sh.name, Row: row, Hidden: sh.hidden, Part: "グラフ"})
 			}
 		}
-		if t.over() {
-			return ErrTooMuchText
+		if err := t.full(); err != nil {
+			return err
 		}
 	}
 }
 
-func drawingError(name string, err error) error {
-	if errors.Is(err, ErrTooMuchText) {
-		return err
-	}
-	return fmt.Errorf("%w: %s: %v", ErrBroken, name, err)
-}
+func drawingError(name string, err error) error { return broken(name, err) }
 
 // anchorPlace reads an anchor of a drawing: the row (from 1) its shape
 // starts at, and the ids of the charts in it.
 func anchorPlace(b []byte) (row int, charts []string) {
-	dec := xml.NewDecoder(bytes.NewReader(b))
+	dec := newDecoder(b, "")
 	inFrom, inRow := false, false
 	for {
 		tok, err := dec.Token()
