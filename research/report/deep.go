@@ -11,8 +11,6 @@ import (
 	"strconv"
 	"strings"
 
-	"golang.org/x/text/width"
-
 	"lwr/index"
 )
 
@@ -392,39 +390,28 @@ func validateDeep(md []byte) []Problem {
 	return out
 }
 
-// numberRe is a number as a claim or a line writes it (after width
-// folding): digits, thousands separators, a decimal part.
-var numberRe = regexp.MustCompile(`[0-9]+(?:,[0-9]{3})*(?:\.[0-9]+)?`)
-
-// Numbers are the numbers a text states, each as digits only (2,000 →
-// 2000; ２０００ → 2000; 04 → 4), in order, without repeats.
-func Numbers(s string) []string {
-	s = width.Fold.String(s)
-	var out []string
-	for _, m := range numberRe.FindAllString(s, -1) {
-		n := strings.ReplaceAll(m, ",", "")
-		if i := strings.IndexByte(n, '.'); i >= 0 {
-			n = strings.TrimRight(n, "0")
-			n = strings.TrimSuffix(n, ".")
-		}
-		if t := strings.TrimLeft(n, "0"); t == "" || t[0] == '.' {
-			n = "0" + t
-		} else {
-			n = t
-		}
-		if !contains(out, n) {
-			out = append(out, n)
-		}
-	}
-	return out
-}
-
 // claimNumbers are the numbers a claim states, besides those of its
 // links and line references.
-func claimNumbers(text string) []string {
+func claimNumbers(text string) []number {
 	text = citeRe.ReplaceAllString(text, "")
 	text = linkTargetRe.ReplaceAllString(text, "]")
-	return Numbers(stripRefs(text))
+	return numbers(stripRefs(text))
+}
+
+// unsupported are the numbers of a claim that no value of have reads as,
+// as the claim writes them.
+func unsupported(nums []number, have map[string]bool) []string {
+	var missing []string
+	for _, n := range nums {
+		ok := false
+		for _, v := range n.values {
+			ok = ok || have[v]
+		}
+		if !ok && !contains(missing, n.text) {
+			missing = append(missing, n.text)
+		}
+	}
+	return missing
 }
 
 // verifyClaims checks that every number of a claim stands in a line it
@@ -485,13 +472,7 @@ func verifyClaims(md []byte, src Sources) []Problem {
 			if !known {
 				continue
 			}
-			var missing []string
-			for _, n := range nums {
-				if !have[n] {
-					missing = append(missing, n)
-				}
-			}
-			if len(missing) > 0 {
+			if missing := unsupported(nums, have); len(missing) > 0 {
 				out = append(out, Problem{Code: ProblemClaimNumber, Line: c.Line, Message: fmt.Sprintf(
 					"the claim %q: %s stands in none of the lines it cites (%s); write the number as a cited line states it, or cite the line that states it",
 					Cut(c.Text, 60), strings.Join(missing, ", "), "["+strings.Join(c.Refs, "], [")+"]")})

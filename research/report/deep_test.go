@@ -116,6 +116,13 @@ func TestDeepReport(t *testing.T) {
 			return strings.Replace(s, "非課税とされる。 [W1]", "5万円まで非課税とされる。 [W1]", 1)
 		},
 			verify: []string{report.ProblemClaimNumber}},
+		{name: "kanji numerals no cited line states", edit: func(s string) string {
+			return strings.Replace(s, "2,000円、課長以上は2,500円。 [L1]", "三千円、課長以上は五千円。 [L1]", 1)
+		},
+			verify: []string{report.ProblemClaimNumber}},
+		{name: "kanji numerals are the cited line's numbers", edit: func(s string) string {
+			return strings.Replace(s, "2,000円、課長以上は2,500円。 [L1]", "二千円、課長以上は二千五百円。 [L1]", 1)
+		}},
 		{name: "full-width digits are the same number", edit: func(s string) string { return strings.Replace(s, "1泊11,000円", "1泊１１，０００円", 1) }},
 		{name: "a claim without its source", edit: func(s string) string { return strings.Replace(s, "2,500円。 [L1]", "2,500円。", 1) },
 			format: []string{report.ProblemClaimUncited}},
@@ -179,7 +186,15 @@ func TestNumbers(t *testing.T) {
 		{"１１，０００円と11000円", []string{"11000"}},
 		{"2025-04-01に改定、v1.20", []string{"2025", "4", "1", "1.2"}},
 		{"0.5日、00時", []string{"0.5", "0"}},
-		{"三日前まで", nil},
+		// Kanji numerals, and digits with kanji units.
+		{"三日前まで", []string{"3"}},
+		{"日当は1日三千円、課長以上は五千円", []string{"1", "3000", "5000"}},
+		{"一万二千円、十五日、二十四時間、二〇二五年", []string{"12000", "15", "24", "2025"}},
+		{"1万2千円、200万円、1.5万円", []string{"12000", "1", "2", "2000000", "200", "15000", "1.5"}},
+		{"第三条、千円", []string{"3", "1000"}},
+		// Words, not numbers.
+		{"一般従業員は十分に注意し、統一した様式で、万一の場合に一部を一律に", nil},
+		{"一二の様式", nil},
 	} {
 		if got := report.Numbers(tc.in); !slices.Equal(got, tc.want) {
 			t.Errorf("Numbers(%q) = %v, want %v", tc.in, got, tc.want)
