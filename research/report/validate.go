@@ -384,7 +384,11 @@ func checkCitation(l string, m []int, n int) []Problem {
 		cp = dp
 	}
 	if strings.TrimLeft(vp, "/") != strings.TrimLeft(cp, "/") {
-		bad(ProblemVSCodeLink, "the VS Code link's path %q: write the citation's path %q", Cut(vp, 80), Cut(cp, 80))
+		if absPathRe.MatchString(cp) {
+			bad(ProblemVSCodeLink, "%s %q: write the citation's absolute path %q, percent-encoded except '/'", vscodePathProblem, Cut(vp, 80), Cut(cp, 80))
+		} else {
+			bad(ProblemVSCodeLink, "%s %q: write the cited file's absolute path, percent-encoded except '/', the same as the citation's link once it is absolute", vscodePathProblem, Cut(vp, 80))
+		}
 	}
 	return out
 }
