@@ -100,7 +100,7 @@ func TestValidateCommand(t *testing.T) {
 func draftReport(conclusion string, cites ...string) string {
 	return "# 調査結果: 勤務時間\n\n## 1. ローカル情報\n\n" + strings.Join(cites, "\n\n") + "\n\n" +
 		"## 2. Web情報\n\nWeb検索: スキップ（ユーザー指示）\n\n## 3. 深堀りローカル情報\n\n深堀り再検索: スキップ（skip_web）\n\n" +
-		"## 4. 結論\n\n" + conclusion + "\n\n## 5. 出典\n\n- [L1] 規程/就業規則.md L11-L11\n"
+		"## 4. 結論\n\n" + conclusion + "\n\n## 5. 出典\n\n- [L1] 規程/就業規則.md L12-L12\n"
 }
 
 // A report without its JSON comment is checked as finalize would check
@@ -118,7 +118,7 @@ func TestValidateListsEveryProblem(t *testing.T) {
 		// A quote of other lines.
 		report.Citation("就業規則.md", rule, 11, 11)+"\n\n> 休憩時間は正午から午後1時までの60分とする。",
 		// A changed quote.
-		report.Citation("就業規則.md", rule, 14, 14)+"\n\n> 休憩時間は正午から午後2時までの120分とする。",
+		report.Citation("就業規則.md", rule, 15, 15)+"\n\n> 休憩時間は正午から午後2時までの120分とする。",
 		// Lines past the end.
 		report.Citation("就業規則.md", rule, 11, 9999),
 		// A file that does not exist (its name misspelled).

@@ -474,8 +474,8 @@ func verifyClaims(md []byte, src Sources) []Problem {
 			}
 			if missing := unsupported(nums, have); len(missing) > 0 {
 				out = append(out, Problem{Code: ProblemClaimNumber, Line: c.Line, Message: fmt.Sprintf(
-					"the claim %q: %s stands in none of the lines it cites (%s); write the number as a cited line states it, or cite the line that states it",
-					Cut(c.Text, 60), strings.Join(missing, ", "), "["+strings.Join(c.Refs, "], [")+"]")})
+					"the claim %q: no line it cites (%s) states %s; write the number as a cited line states it, or cite the line that states it",
+					Cut(c.Text, 60), "["+strings.Join(c.Refs, "], [")+"]", strings.Join(missing, ", "))})
 			}
 		}
 	}

@@ -17,10 +17,33 @@ import (
 // and 十分 are words, not numbers.
 
 // numeralRe is a run of digits and kanji numerals (after width folding).
-var numeralRe = regexp.MustCompile(`(?:[0-9]+(?:,[0-9]{3})*(?:\.[0-9]+)?|[〇零一二三四五六七八九十百千万億兆])+`)
+var numeralRe = regexp.MustCompile(`(?:[0-9]+(?:[,.][0-9]+)*|[〇零一二三四五六七八九十百千万億兆])+`)
 
-// asciiNumberRe is the digits of a run.
-var asciiNumberRe = regexp.MustCompile(`[0-9]+(?:,[0-9]{3})*(?:\.[0-9]+)?`)
+// asciiNumberRe is a number in digits: thousands separators (a first
+// group of 1–3 digits, then groups of 3), a decimal part.
+var asciiNumberRe = regexp.MustCompile(`[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?|[0-9]+(?:\.[0-9]+)?`)
+
+// asciiNumbers splits a run of digits, commas and points into its
+// numbers: 2,000 is one, and so is 1.5; 0104,2026 (two values of a CSV
+// line) and 1,2026 are two.
+func asciiNumbers(run string) []string {
+	var out []string
+	for len(run) > 0 {
+		m := asciiNumberRe.FindStringIndex(run)
+		if m == nil {
+			break
+		}
+		n := run[m[0]:m[1]]
+		if m[1] < len(run) && isDigit(run[m[1]]) && strings.Contains(n, ",") {
+			// 1,2026: the groups are not thousands.
+			n = n[:strings.IndexByte(n, ',')]
+			m[1] = m[0] + len(n)
+		}
+		out = append(out, n)
+		run = run[m[1]:]
+	}
+	return out
+}
 
 // counters may follow a one-character kanji numeral that is a number.
 var counters = []string{
@@ -52,6 +75,12 @@ func numbers(s string) []number {
 	var out []number
 	for _, loc := range numeralRe.FindAllStringIndex(s, -1) {
 		run := s[loc[0]:loc[1]]
+		if !strings.ContainsFunc(run, isKanjiNumeral) {
+			for _, n := range asciiNumbers(run) {
+				out = append(out, number{text: n, values: []string{canonical(nil, n)}})
+			}
+			continue
+		}
 		if n, ok := readNumeral(run, s[:loc[0]], s[loc[1]:]); ok {
 			out = append(out, n)
 		}
@@ -59,12 +88,9 @@ func numbers(s string) []number {
 	return out
 }
 
-// readNumeral reads one run of digits and kanji numerals, before and
-// after being the text around it.
+// readNumeral reads one run that holds kanji numerals, before and after
+// being the text around it.
 func readNumeral(run, before, after string) (number, bool) {
-	if !strings.ContainsFunc(run, isKanjiNumeral) {
-		return number{text: run, values: []string{canonical(nil, run)}}, true
-	}
 	ascii := asciiNumberRe.MatchString(run)
 	if !ascii {
 		switch n := utf8.RuneCountInString(run); {
@@ -210,3 +236,5 @@ func Numbers(s string) []string {
 	}
 	return out
 }
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }

@@ -85,6 +85,8 @@ func VerifySources(md []byte, src Sources) []Problem {
 	out = append(out, jsonAgrees(md, cites)...)
 	if KindOf(md) == KindDeep {
 		out = append(out, verifyClaims(md, src)...)
+	} else {
+		out = append(out, verifyConclusion(md, src, cites, files)...)
 	}
 	return out
 }

@@ -151,6 +151,7 @@ func Validate(md []byte) []Problem {
 	lines := strings.Split(string(md), "\n")
 	heads := headings(lines)
 	out = append(out, checkSections(heads)...)
+	out = append(out, checkConclusionLabels(lines)...)
 	if hasLocal {
 		out = append(out, checkSection1(lines, heads)...)
 	}
