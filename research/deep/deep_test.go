@@ -216,6 +216,40 @@ func TestProposedSubtopics(t *testing.T) {
 	res = run(t, ob, st.Slug, deep.RunOptions{SkipWeb: true})
 	checkConfirmed(t, rb, res.Report, true)
 
+	// A request (全部まとめて, 教えて) is no facet, and a と inside a word
+	// (まとめて, こと, ひととおり, とりまとめる) splits nothing.
+	for _, topic := range []string{"出張の旅費規程を全部まとめて", "出張旅費のことを教えて"} {
+		st = start(t, o, topic, nil)
+		names = nil
+		for _, s := range st.Plan.Subtopics {
+			names = append(names, s.Name)
+			for _, q := range s.Queries {
+				if strings.Contains(q, "まとめ") || strings.Contains(q, "教え") {
+					t.Errorf("%s: the query %q of %q holds the request", topic, q, s.Name)
+				}
+			}
+		}
+		if want := []string{"出張の申請", "交通費", "日当", "宿泊料", "出張報告と精算"}; !slices.Equal(names, want) {
+			t.Errorf("%s: proposed %v, want %v", topic, names, want)
+		}
+	}
+	res = run(t, o, st.Slug, deep.RunOptions{SkipWeb: true})
+	md = checkConfirmed(t, root, res.Report, true)
+	if !strings.Contains(md, "## 4. 宿泊料\n\n- 宿泊料は、1泊につき次の額を上限として実費を支給する。 / 一般従業員　11,000円 / 課長以上　14,000円") || strings.Contains(md, report.SentenceInsufficient) {
+		t.Errorf("出張旅費のことを教えて:\n%s", md)
+	}
+	for _, topic := range []string{"経費精算のやり方をひととおり知りたい", "社用車の利用ルールをとりまとめる", "日当と宿泊料について調べて"} {
+		st = start(t, o, topic, nil)
+		for _, s := range st.Plan.Subtopics {
+			if strings.Contains(s.Name, "とおり") || strings.Contains(s.Name, "まとめ") || strings.Contains(s.Name, "調べ") {
+				t.Errorf("%s: the subtopic %q is a piece of a word or the request", topic, s.Name)
+			}
+		}
+		if topic == "日当と宿泊料について調べて" && (st.Plan.Subtopics[0].Name != "日当" || st.Plan.Subtopics[1].Name != "宿泊料") {
+			t.Errorf("%s: %+v", topic, st.Plan.Subtopics)
+		}
+	}
+
 	// The question's own facets come first; generic ones fill up.
 	st = start(t, o, "慶弔見舞金と慶弔休暇", nil)
 	if len(st.Plan.Subtopics) < 3 || st.Plan.Subtopics[0].Name != "慶弔見舞金" || st.Plan.Subtopics[1].Name != "慶弔休暇" {
@@ -563,10 +597,19 @@ func TestConfinementAndBadInput(t *testing.T) {
 		{Topic: "x", Subtopics: []deep.Subtopic{{Name: deep.Followup}}},
 		{Topic: "x", Subtopics: []deep.Subtopic{{Name: "a", Queries: []string{"1", "2", "3", "4"}}}},
 		{Topic: strings.Repeat("長", 501)},
+		// Only skip words: nothing to research.
+		{Topic: "ローカルのみ"},
+		{Topic: " オフライン 社内資料のみ "},
+		// More than 5 subtopics: a deep research is made for 3–5.
+		{Topic: "x", Subtopics: []deep.Subtopic{{Name: "a"}, {Name: "b"}, {Name: "c"}, {Name: "d"}, {Name: "e"}, {Name: "f"}}},
 	} {
 		if _, err := deep.Start(ctx, o, in); !errors.Is(err, deep.ErrInput) {
 			t.Errorf("start %+v: %v", in, err)
 		}
+	}
+	// Fewer than 3 given by the caller are fine.
+	if _, err := deep.Start(ctx, options(t, root, configtest.TempDir(t)), deep.StartInput{Topic: "出張旅費の規程", Subtopics: []deep.Subtopic{{Name: "日当"}}}); err != nil {
+		t.Errorf("one subtopic: %v", err)
 	}
 	if _, err := deep.Run(ctx, o, "x-20260601-abcd", deep.RunOptions{Until: deep.PhaseSearch, Report: []byte("x")}); !errors.Is(err, deep.ErrInput) {
 		t.Errorf("--until with a report: %v", err)
