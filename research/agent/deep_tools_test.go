@@ -164,7 +164,7 @@ func TestDeepTools(t *testing.T) {
 	var fin deep.Result
 	bad := strings.Replace(agent, "課長以上は14,000円", "課長以上は15,000円", 1)
 	res = deepCall(t, cs, "deep_finalize", map[string]any{"slug": st.Slug, "markdown": bad}, &fin)
-	if res.IsError || fin.Status != deep.StatusVerifyFailed || fin.Attempts != 1 || fin.Problems[0].Code != report.ProblemClaimNumber || !strings.Contains(deepToolText(res), "15000") {
+	if res.IsError || fin.Status != deep.StatusVerifyFailed || fin.Attempts != 1 || fin.Problems[0].Code != report.ProblemClaimNumber || !strings.Contains(deepToolText(res), "15,000") {
 		t.Fatalf("deep_finalize of an unsupported number: %s %+v", deepToolText(res), fin)
 	}
 	res = deepCall(t, cs, "deep_finalize", map[string]any{"slug": st.Slug, "markdown": agent}, &fin)

@@ -14,6 +14,7 @@ import (
 
 	"lwr/config"
 	"lwr/config/configtest"
+	"lwr/index"
 	"lwr/policy"
 	"lwr/research"
 	"lwr/research/deep"
@@ -201,9 +202,9 @@ func TestProposedSubtopics(t *testing.T) {
 	res := run(t, ob, st.Slug, deep.RunOptions{SkipWeb: true})
 	md := checkConfirmed(t, rb, res.Report, true)
 	// The rule's table of amounts is the 日当 claim, with its rows; a row
-	// of another table is one row.
+	// of another table is that row with its column headers.
 	if !strings.Contains(md, "## 4. 日当\n\n- 日当は、出張中の食事代その他の諸雑費に充てるため、次の区分により支給する。 / ｜ 区分 ｜ 宿泊出張（1日につき） ｜ 日帰り出張（1日につき） ｜ / ｜ 役員 ｜ 4,000円 ｜ 2,000円 ｜") ||
-		!strings.Contains(md, "- ｜ 出張旅費 ｜ 出張時の交通費、宿泊料、日当 ｜ 旅費規程による ｜ [") {
+		!strings.Contains(md, "- ｜ 経費の区分 ｜ 例 ｜ 備考 ｜ / ｜ 出張旅費 ｜ 出張時の交通費、宿泊料、日当 ｜ 旅費規程による ｜ [") {
 		t.Errorf("rulesb report:\n%s", md)
 	}
 
@@ -254,6 +255,49 @@ func TestProposedSubtopics(t *testing.T) {
 	st = start(t, o, "慶弔見舞金と慶弔休暇", nil)
 	if len(st.Plan.Subtopics) < 3 || st.Plan.Subtopics[0].Name != "慶弔見舞金" || st.Plan.Subtopics[1].Name != "慶弔休暇" {
 		t.Errorf("facets: %+v", st.Plan.Subtopics)
+	}
+}
+
+// Evidence is the subtopic's own passages, whole: the article a subtopic
+// names (第5条（交通費）, not only the line a search found best), run on
+// to its end across its table (第7条2–5項); a list item with its heading;
+// nothing off the topic (年末調整 is no 精算 of 出張旅費).
+func TestEvidenceUnits(t *testing.T) {
+	rb := configtest.TempDir(t)
+	researchtest.CopyTree(t, filepath.Join(researchtest.Repo(), "testdata", "rulesb"), rb)
+	o := options(t, rb, configtest.TempDir(t))
+	st := start(t, o, "出張旅費の規程", []deep.Subtopic{{Name: "日当"}, {Name: "宿泊料"}, {Name: "交通費"}, {Name: "仮払"}, {Name: "精算"}})
+	res := run(t, o, st.Slug, deep.RunOptions{SkipWeb: true})
+	md := checkConfirmed(t, rb, res.Report, true)
+	section := func(title string) string {
+		_, rest, _ := strings.Cut(md, "## "+title+"\n")
+		body, _, _ := strings.Cut(rest, "\n## ")
+		return body
+	}
+	for _, want := range []struct{ section, text string }{
+		{"1. 日当", "- 近距離外出については、日当を支給しない。 ["},
+		{"1. 日当", "- 宿泊出張の出発日及び帰着日は、それぞれ宿泊出張の日当を支給する。 ["},
+		{"2. 宿泊料", "宿泊雑費として1泊につき2,000円を支給する。 ["},
+		{"2. 宿泊料", "- 夜行列車、夜行バス又は機中泊の場合は、宿泊料を支給しない。 ["},
+		{"3. 交通費", "- 交通費は、最も経済的かつ合理的な経路及び方法による実費を支給する。 ["},
+		{"5. 精算", "- 出張者は、帰着後2週間以内に、経費精算システムにより出張旅費精算書を作成し"},
+	} {
+		if !strings.Contains(section(want.section), want.text) {
+			t.Errorf("%s does not state %q:\n%s", want.section, want.text, section(want.section))
+		}
+	}
+	for _, off := range []string{"年末調整", "確定申告"} {
+		if strings.Contains(section("5. 精算"), off) {
+			t.Errorf("精算 states %s:\n%s", off, section("5. 精算"))
+		}
+	}
+	d, _ := report.ParseDeep([]byte(md))
+	for _, sec := range d.Sections {
+		for _, c := range sec.Claims {
+			if strings.Contains(c.Text, "申請している") && !strings.Contains(c.Text, "よくある差戻しの理由") {
+				t.Errorf("the list item %q is stated without its heading", c.Text)
+			}
+		}
 	}
 }
 
@@ -684,6 +728,60 @@ func TestFailedStartLeavesNothing(t *testing.T) {
 	for _, e := range ents {
 		if e.IsDir() {
 			t.Errorf("left %s", e.Name())
+		}
+	}
+}
+
+// Evidence from PDF and Office files stops at its article (a caption
+// over 第N条), a row left empty, a sheet and a part (a chart, a comment),
+// and shows a row's cells as people read them.
+func TestOfficeEvidence(t *testing.T) {
+	root := configtest.TempDir(t)
+	for _, name := range []string{"経費申請.xlsx", "就業規則_Word.pdf"} {
+		data, err := os.ReadFile(filepath.Join(researchtest.Repo(), "index", "extract", "testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		researchtest.WriteFile(t, filepath.Join(root, name), string(data))
+	}
+	office := index.Rules{Extensions: []string{".md", ".pdf", ".xlsx"}}
+	ctx := context.Background()
+	dir := filepath.Join(testIndexDir, "office")
+	ix, err := index.Open(ctx, index.Options{Root: root, Dir: dir, Rules: office})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ix.Build(ctx, index.BuildOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	ix.Close()
+	o := options(t, root, configtest.TempDir(t))
+	o.Sources.Rules = office
+	o.OpenLocal = func(context.Context) (local.Searcher, error) {
+		return local.NewSession(local.Options{Index: index.Options{Root: root, Dir: dir, Rules: office}}), nil
+	}
+	st := start(t, o, "経費申請と旅費", []deep.Subtopic{{Name: "宿泊費", Queries: []string{"宿泊費"}}, {Name: "宿泊料", Queries: []string{"宿泊料 日当"}}})
+	res := run(t, o, st.Slug, deep.RunOptions{SkipWeb: true})
+	md, err := os.ReadFile(res.Report)
+	if err != nil || res.Status != deep.StatusConfirmed {
+		t.Fatalf("%+v %v", res, err)
+	}
+	d, _ := report.ParseDeep(md)
+	var claims []string
+	for _, sec := range d.Sections {
+		for _, c := range sec.Claims {
+			claims = append(claims, c.Text)
+		}
+	}
+	all := strings.Join(claims, "\n")
+	for _, want := range []string{"費目 ｜ 金額 ｜ 数量 ｜ 備考 ｜ 税率 / 宿泊費 ｜ ¥60,000 ｜  ｜ 領収書あり ｜ 10%", "区分 日当 宿泊料 / 役員 3,000 円 15,000 円 / 一般社員 2,000 円 12,000 円"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("no claim states %q:\n%s", want, all)
+		}
+	}
+	for _, off := range []string{`\t`, "\t", "上限は一泊", "費目別の金額", "換算レート", "雑 則", "改廃"} {
+		if strings.Contains(all, off) {
+			t.Errorf("a claim runs on into %q:\n%s", off, all)
 		}
 	}
 }

@@ -95,8 +95,11 @@ func (t *topic) render(all []*Findings) ([]byte, error) {
 		}
 		claims := 0
 		for _, e := range shown {
-			fmt.Fprintf(&b, "- %s [%s]\n", shownClaim(e), ref(e))
-			claims++
+			r := ref(e)
+			for _, c := range shownClaims(e) {
+				fmt.Fprintf(&b, "- %s [%s]\n", c, r)
+				claims++
+			}
 		}
 		if claims == 0 {
 			b.WriteString(report.SentenceInsufficient + "\n")
