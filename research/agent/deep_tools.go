@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -197,10 +198,12 @@ func (s *Server) deepFinalize(ctx context.Context, _ *mcp.CallToolRequest, in De
 		return nil, deep.Result{}, deepToolError(err)
 	}
 	var text string
-	switch res.Status {
-	case deep.StatusConfirmed:
+	switch {
+	case res.Status == deep.StatusConfirmed:
 		text = "確認済み: [report.md](" + report.PathTarget(strings.ReplaceAll(res.Report, `\`, "/")) + ")"
-	case deep.StatusBlocked:
+	case res.Status == deep.StatusBlocked && slices.ContainsFunc(res.Problems, func(p report.Problem) bool { return p.Code == report.ProblemNoEvidence }):
+		text = "blocked: no subtopic found evidence in the documents, and a report without evidence is no research; tell the user, or start anew (deep_start with refresh) with subtopics and alternatives in the documents' own words"
+	case res.Status == deep.StatusBlocked:
 		text = fmt.Sprintf("blocked after %d failed verifications; the findings are kept: tell the user, or start anew with deep_start refresh", res.Attempts)
 	default:
 		var b strings.Builder

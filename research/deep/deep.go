@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"time"
 
@@ -120,6 +121,11 @@ type topic struct {
 	state  *State // nil: cleared (confirmed) or never written (an interrupted start)
 	unlock func()
 	search *searcher
+	// attempts and researched are the state's, once it is cleared: what
+	// the confirmed research went through (from events.jsonl when it was
+	// confirmed by another call).
+	attempts   int
+	researched []string
 }
 
 // openTopic locks a topic and reads its plan and state; a confirmed
@@ -302,6 +308,7 @@ func (t *topic) phase() Phase {
 // Result is where a topic stands after a call.
 type Result struct {
 	Slug  string `json:"slug"`
+	Topic string `json:"topic"`
 	Phase Phase  `json:"phase" jsonschema:"search, gaps, synthesize, verify, blocked or confirmed"`
 	// Status is in_progress (no report yet), draft, confirmed, blocked, or
 	// verify_failed (the report given failed verification; problems say
@@ -311,6 +318,9 @@ type Result struct {
 	Report   string           `json:"report" jsonschema:"report.md's absolute path; empty while there is none"`
 	Attempts int              `json:"synthesis_attempts" jsonschema:"verifications that failed, 3 at the most"`
 	Problems []report.Problem `json:"problems,omitempty" jsonschema:"what the verification found, each one sentence naming the field and what to write"`
+	// SearchedAgain are the subtopics searched again because a file they
+	// cite changed before the verification.
+	SearchedAgain []string `json:"searched_again,omitempty" jsonschema:"subtopics searched again because a file their evidence cites changed"`
 }
 
 // The statuses of a Result.
@@ -323,7 +333,7 @@ const (
 )
 
 func (t *topic) result() *Result {
-	r := &Result{Slug: t.slug, Phase: t.phase(), Status: StatusInProgress}
+	r := &Result{Slug: t.slug, Topic: t.plan.Topic, Phase: t.phase(), Status: StatusInProgress}
 	if _, err := os.Stat(t.path(ReportFile)); err == nil {
 		r.Report = t.path(ReportFile)
 		r.Status = StatusDraft
@@ -335,9 +345,31 @@ func (t *topic) result() *Result {
 		r.Status, r.Problems = StatusBlocked, t.state.LastVerifierFeedback
 	}
 	if t.state != nil {
-		r.Attempts = t.state.SynthesisAttempts
+		r.Attempts, r.SearchedAgain = t.state.SynthesisAttempts, t.state.Researched
+	} else {
+		r.Attempts, r.SearchedAgain = t.confirmedCounts()
 	}
 	return r
+}
+
+// confirmedCounts are the failed verifications and the subtopics searched
+// again of a confirmed topic: as its confirmation left them, else as
+// events.jsonl's last REPORT_CONFIRMED says.
+func (t *topic) confirmedCounts() (int, []string) {
+	if t.attempts > 0 || len(t.researched) > 0 {
+		return t.attempts, t.researched
+	}
+	es, err := ReadEvents(t.path(EventsFile))
+	if err != nil {
+		return 0, nil
+	}
+	for i := len(es) - 1; i >= 0; i-- {
+		if es[i].Event == EventReportConfirmed {
+			n, _ := es[i].Fields["attempts"].(float64)
+			return int(n), nil
+		}
+	}
+	return 0, nil
 }
 
 // RunOptions say how far a run goes and what it verifies.
@@ -595,6 +627,17 @@ func (t *topic) synthesize() error {
 	if err != nil {
 		return err
 	}
+	if !t.hasEvidence(all) {
+		// No report without evidence: the topic is blocked, its findings
+		// kept, with the sentence that says what to do.
+		st := t.state
+		st.Phase = PhaseBlocked
+		st.LastVerifierFeedback = []report.Problem{{Code: report.ProblemNoEvidence, Message: report.NoEvidenceSentence}}
+		if err := t.saveState(); err != nil {
+			return err
+		}
+		return t.event(EventBlocked, map[string]any{"reason": report.ProblemNoEvidence, "attempts": st.SynthesisAttempts})
+	}
 	md, err := t.render(all)
 	if err != nil {
 		return err
@@ -610,6 +653,19 @@ func (t *topic) synthesize() error {
 	return t.event(EventReportDraft, map[string]any{"attempt": t.state.SynthesisAttempts + 1})
 }
 
+// hasEvidence reports whether the findings hold evidence that a
+// verification has not left out.
+func (t *topic) hasEvidence(all []*Findings) bool {
+	for _, f := range all {
+		for _, e := range f.Evidence {
+			if t.state == nil || !slices.Contains(t.state.Excluded, e.Key) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // confirm is a passed verification, in the seed's order: report.md with
 // status: confirmed first (the sentinel), then the event, then the
 // state cleared.
@@ -622,7 +678,8 @@ func (t *topic) confirm(md []byte) error {
 		return err
 	}
 	t.checkpoint(PointSentinelWritten)
-	if err := t.event(EventReportConfirmed, map[string]any{"attempts": t.state.SynthesisAttempts}); err != nil {
+	t.attempts, t.researched = t.state.SynthesisAttempts, t.state.Researched
+	if err := t.event(EventReportConfirmed, map[string]any{"attempts": t.state.SynthesisAttempts, "searched_again": len(t.state.Researched)}); err != nil {
 		return err
 	}
 	return t.clearState()
@@ -635,27 +692,95 @@ func (t *topic) fail(md []byte, ps []report.Problem, own bool) error {
 	st := t.state
 	st.SynthesisAttempts++
 	st.LastVerifierFeedback = ps[:min(len(ps), 50)]
+	st.Phase = PhaseSynthesize
+	var again []string // subtopics to search again: a file they cite changed
+	followup := false
 	if own {
-		for _, k := range t.failedEvidence(md, ps) {
+		failed := t.failedEvidence(md, ps)
+		changed := t.changedEvidence(failed)
+		for _, k := range failed {
+			if subs, ok := changed[k]; ok {
+				for _, n := range subs {
+					if n == Followup {
+						followup = true
+					} else if !slices.Contains(again, n) {
+						again = append(again, n)
+					}
+				}
+				continue
+			}
 			if !containsFold(st.Excluded, k) {
 				st.Excluded = append(st.Excluded, k)
 			}
 		}
 	}
-	st.Phase = PhaseSynthesize
+	researched := slices.Clone(again)
+	if followup {
+		researched = append(researched, Followup)
+	}
+	if len(researched) > 0 {
+		// The findings are searched again, and rewritten: what the file
+		// says now is the evidence. The follow-up is the gap check's.
+		st.CompletedSubtopics = slices.DeleteFunc(st.CompletedSubtopics, func(n string) bool { return slices.Contains(again, n) })
+		for _, n := range researched {
+			if !slices.Contains(st.Researched, n) {
+				st.Researched = append(st.Researched, n)
+			}
+		}
+		st.Phase = PhaseGaps
+		if len(again) > 0 {
+			st.Phase = PhaseSearch
+		}
+		if t.search != nil {
+			t.search.files = map[string]*index.File{} // read the files anew
+		}
+	}
 	if st.SynthesisAttempts >= MaxAttempts {
 		st.Phase = PhaseBlocked
 	}
 	if err := t.saveState(); err != nil {
 		return err
 	}
-	if err := t.event(EventVerifyFail, map[string]any{"attempt": st.SynthesisAttempts, "problems": len(ps)}); err != nil {
+	if err := t.event(EventVerifyFail, map[string]any{"attempt": st.SynthesisAttempts, "problems": len(ps), "search_again": len(researched)}); err != nil {
 		return err
 	}
 	if st.Phase == PhaseBlocked {
 		return t.event(EventBlocked, map[string]any{"attempts": st.SynthesisAttempts})
 	}
+	if len(researched) > 0 {
+		return t.event(EventSearchAgain, map[string]any{"subtopics": len(again), "followup": followup, "reason": "cited_file_changed"})
+	}
 	return nil
+}
+
+// changedEvidence are the evidence among keys whose lines the file does
+// not say any more (changed, shortened or gone since the search), with
+// the subtopics whose findings hold them.
+func (t *topic) changedEvidence(keys []string) map[string][]string {
+	out := map[string][]string{}
+	all, err := t.allFindings()
+	if err != nil {
+		return out
+	}
+	now := map[string]*index.File{}
+	for _, f := range all {
+		for _, e := range f.Evidence {
+			if e.Kind != "local" || !slices.Contains(keys, e.Key) {
+				continue
+			}
+			file, ok := now[e.Path]
+			if !ok {
+				file, _ = index.ReadFile(t.o.Sources.Root, t.o.Sources.Rules, e.Path)
+				now[e.Path] = file
+			}
+			if file == nil || e.End > len(file.Lines) || e.Start < 1 || !slices.Equal(file.Lines[e.Start-1:e.End], e.Lines) {
+				if !slices.Contains(out[e.Key], f.Subtopic) {
+					out[e.Key] = append(out[e.Key], f.Subtopic)
+				}
+			}
+		}
+	}
+	return out
 }
 
 // SearchResult is the findings of one subtopic (deep_search).
@@ -811,6 +936,9 @@ type TopicStatus struct {
 	Followup  *SubtopicStatus  `json:"followup,omitempty"`
 	Gaps      []string         `json:"gaps,omitempty"`
 	Attempts  int              `json:"synthesis_attempts"`
+	// SearchedAgain are the subtopics searched again because a file they
+	// cite changed before the verification.
+	SearchedAgain []string `json:"searched_again,omitempty"`
 	// LastVerifierFeedback are the last verification's problems.
 	LastVerifierFeedback []report.Problem `json:"last_verifier_feedback,omitempty"`
 	StartedAt            string           `json:"started_at,omitempty"`
@@ -849,8 +977,9 @@ func Status(o Options, slug string) (*TopicStatus, error) {
 		r.Phase, r.Status = PhaseSearch, StatusInProgress
 	}
 	st.Phase, st.Status, st.Report = r.Phase, r.Status, r.Report
+	st.Attempts, st.SearchedAgain = r.Attempts, r.SearchedAgain
 	if t.state != nil {
-		st.Attempts, st.LastVerifierFeedback, st.Gaps = t.state.SynthesisAttempts, t.state.LastVerifierFeedback, t.state.Gaps
+		st.LastVerifierFeedback, st.Gaps = t.state.LastVerifierFeedback, t.state.Gaps
 		st.StartedAt, st.UpdatedAt = t.state.StartedAt.Format(time.RFC3339), t.state.UpdatedAt.Format(time.RFC3339)
 	}
 	sub := func(i int, name string, queries []string) SubtopicStatus {

@@ -495,13 +495,34 @@ func TestOwnDraftFails(t *testing.T) {
 	rule := filepath.Join(root, "規程", "旅費規程.md")
 	b, _ := os.ReadFile(rule)
 	os.WriteFile(rule, bytes.Replace(b, []byte("2,000円とする"), []byte("2,200円とする"), 1), 0o644)
+	// A cited file changed between the search and the verification: the
+	// subtopic is searched again, its findings rewritten, and the report
+	// states what the file says now; the failed verification is counted.
 	res = run(t, o, st.Slug, deep.RunOptions{SkipWeb: true})
 	md, _ = os.ReadFile(res.Report)
-	if res.Status != deep.StatusConfirmed || res.Attempts != 0 || !strings.Contains(string(md), report.SentenceInsufficient) ||
-		!strings.Contains(string(md), "検証で除いた証拠: 1件") || strings.Contains(string(md), "2,000円") {
+	if res.Status != deep.StatusConfirmed || res.Attempts != 1 || !slices.Equal(res.SearchedAgain, []string{"日当"}) ||
+		strings.Contains(string(md), report.SentenceInsufficient) || !strings.Contains(string(md), "日当は1日につき2,200円とする。") ||
+		!strings.Contains(string(md), "- 再検索: 日当") || strings.Contains(string(md), "2,000円") || strings.Contains(string(md), "検証で除いた") {
 		t.Fatalf("after a cited file changed: %+v\n%s", res, md)
 	}
 	checkConfirmed(t, root, res.Report, true)
+	if s, err := deep.Status(o, st.Slug); err != nil || s.Attempts != 1 {
+		t.Errorf("status of the confirmed topic: %+v %v", s, err)
+	}
+	es = events(t, st.Dir)
+	n := 0
+	for _, e := range es {
+		if e == deep.EventSubtopicDone {
+			n++
+		}
+	}
+	if n != 2 || !slices.Contains(es, deep.EventVerifyFail) || !slices.Contains(es, deep.EventSearchAgain) {
+		t.Errorf("events %v", es)
+	}
+	f, _ := os.ReadFile(filepath.Join(st.Dir, deep.FindingsDir, "01-日当.md"))
+	if !strings.Contains(string(f), "2,200円") || strings.Contains(string(f), "2,000円とする") {
+		t.Errorf("the findings were not rewritten:\n%s", f)
+	}
 }
 
 // Topics run at once in one workspace; one topic is worked on by one
@@ -783,5 +804,30 @@ func TestOfficeEvidence(t *testing.T) {
 		if strings.Contains(all, off) {
 			t.Errorf("a claim runs on into %q:\n%s", off, all)
 		}
+	}
+}
+
+// A topic whose subtopics found no evidence is refused, as lwr research
+// refuses a question without evidence: blocked, no report written, the
+// problem saying what to do.
+func TestNoEvidenceBlocks(t *testing.T) {
+	root := rulesRoot(t)
+	ws := configtest.TempDir(t)
+	o := options(t, root, ws)
+	st := start(t, o, "量子コンピュータの冷却方式", []deep.Subtopic{{Name: "希釈冷凍機"}, {Name: "超伝導量子ビット"}})
+	res := run(t, o, st.Slug, deep.RunOptions{SkipWeb: true})
+	if res.Status != deep.StatusBlocked || res.Report != "" || len(res.Problems) != 1 || res.Problems[0].Code != report.ProblemNoEvidence || res.Topic != "量子コンピュータの冷却方式" {
+		t.Fatalf("run: %+v", res)
+	}
+
+	dir := filepath.Join(ws, "result", "research", "deep", st.Slug)
+	if _, err := os.Stat(filepath.Join(dir, deep.ReportFile)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a report was written: %v", err)
+	}
+	if ev := events(t, dir); ev[len(ev)-1] != deep.EventBlocked {
+		t.Errorf("events %v", ev)
+	}
+	if s, err := deep.Status(o, st.Slug); err != nil || s.Status != deep.StatusBlocked {
+		t.Errorf("status %+v %v", s, err)
 	}
 }

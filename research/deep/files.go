@@ -167,6 +167,7 @@ const (
 	EventGapCheckComplete = "GAP_CHECK_COMPLETE"
 	EventReportDraft      = "REPORT_DRAFT"
 	EventVerifyFail       = "VERIFY_FAIL"
+	EventSearchAgain      = "SEARCH_AGAIN" // a file cited changed: its subtopics are searched again
 	EventReportConfirmed  = "REPORT_CONFIRMED"
 	EventRecovered        = "REPORT_CONFIRMED_RECOVERED"
 	EventBlocked          = "BLOCKED"

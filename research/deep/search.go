@@ -134,9 +134,14 @@ func (s *searcher) searchSubtopic(ctx context.Context, topic string, sub Subtopi
 	// Evidence is about the topic too (年末調整 is no 精算 of 出張旅費);
 	// when none of it names the topic, the subtopic's own is kept (the
 	// caller asked for it by name).
+	// The follow-up's evidence holds what its query looks for besides
+	// the topic (a gap's word), and the topic.
 	onTopic := slices.ContainsFunc(cands, func(e Evidence) bool { return (sub.Name == Followup || about(e, words)) && aboutTopic(e, tw) })
 	for _, e := range cands {
-		if onTopic && !aboutTopic(e, tw) {
+		if (onTopic || sub.Name == Followup) && !aboutTopic(e, tw) {
+			continue
+		}
+		if sub.Name == Followup && !aboutTopic(e, queryWords(e.Query, tw)) {
 			continue
 		}
 		if len(f.Evidence) < maxEvidence && (sub.Name == Followup || about(e, words)) {
@@ -316,6 +321,19 @@ func topicWords(topic string) []string {
 	for _, t := range analyzer.Default().Tokens(topicCore(topic)) {
 		noun := t.Kind == analyzer.KindLatin || strings.HasPrefix(t.POS, "名詞") && t.POS != "名詞,接尾" && t.POS != "名詞,数"
 		if w := analyzer.Fold(t.Term); noun && !topicFiller[w] && !requestWords[w] && !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// queryWords are the content words of a query besides the topic's;
+// nil for none (aboutTopic then holds for any evidence, so a query of
+// the topic's words alone asks for nothing more).
+func queryWords(q string, topic []string) []string {
+	var out []string
+	for _, w := range topicWords(q) {
+		if !slices.Contains(topic, w) {
 			out = append(out, w)
 		}
 	}

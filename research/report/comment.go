@@ -364,6 +364,6 @@ func Codes() []string {
 		ProblemSectionMissing, ProblemSectionOrder, ProblemCitationMissing, ProblemCitationFormat,
 		ProblemCitationLines, ProblemCitationPath, ProblemVSCodeLink,
 		ProblemCitationFileMissing, ProblemCitationOutOfRange, ProblemCitationQuote, ProblemCitationJSON,
-		ProblemFrontMatter, ProblemClaimUncited, ProblemClaimRef, ProblemClaimNumber, ProblemSourceFormat, ProblemWebCitation,
+		ProblemFrontMatter, ProblemClaimUncited, ProblemClaimRef, ProblemClaimNumber, ProblemSourceFormat, ProblemWebCitation, ProblemNoEvidence,
 	}
 }

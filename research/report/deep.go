@@ -49,6 +49,9 @@ const (
 	ProblemClaimRef     = "claim_ref_unknown"
 	ProblemClaimNumber  = "claim_number_unsupported"
 	ProblemSourceFormat = "source_format"
+	// ProblemNoEvidence is a report with no source at all: every
+	// subtopic's section says SentenceInsufficient.
+	ProblemNoEvidence = "no_evidence"
 	// ProblemWebCitation is a web citation that is not what lwr fetched
 	// for the topic (its URL, title or quoted snippet).
 	ProblemWebCitation = "web_citation_mismatch"
@@ -62,6 +65,9 @@ type DeepReport struct {
 	// SourcesLine is the line of "## 出典" (0 when there is none).
 	SourcesLine int
 }
+
+// NoEvidenceSentence is the problem of a deep report without a source.
+const NoEvidenceSentence = "the report: no subtopic found a source (every section says " + SentenceInsufficient + "), and a report without evidence is no research; check that the source root holds the documents (lwr index status), then research the topic anew in the documents' own words (lwr deep start --refresh with --subtopic) or with the web"
 
 // DeepSection is the section of one subtopic.
 type DeepSection struct {
@@ -235,6 +241,9 @@ func ParseDeep(md []byte) (*DeepReport, []Problem) {
 	}
 	if len(d.Sections) == 0 {
 		bad(0, ProblemSectionMissing, "subtopic sections: write a section \"## 1. <subtopic>\" per subtopic before \"## %s\"", DeepSourcesTitle)
+	}
+	if len(d.Sections) > 0 && len(d.Sources) == 0 && !slices.ContainsFunc(d.Sections, func(s DeepSection) bool { return len(s.Claims) > 0 }) {
+		bad(d.Sections[0].Line, ProblemNoEvidence, "%s", NoEvidenceSentence)
 	}
 	defined := map[string]bool{}
 	for _, s := range d.Sources {
