@@ -248,7 +248,7 @@ func TestEveryProblemIsASentence(t *testing.T) {
 		report.ProblemClaimUncited: deep(func(s string) string { return strings.Replace(s, "2,500円。 [L1]", "2,500円。", 1) }),
 		report.ProblemClaimRef:     deep(func(s string) string { return strings.Replace(s, "11,000円。 [L2]", "11,000円。 [L7]", 1) }),
 		report.ProblemClaimNumber:  deep(func(s string) string { return strings.Replace(s, "2,500円。 [L1]", "3,500円。 [L1]", 1) }),
-		report.ProblemNoEvidence: "---\nkind: deep\nstatus: draft\ntopic: x\nslug: x-20260601-abcd\n---\n\n## 1. 日当\n\n" + report.SentenceInsufficient + "\n\n## 出典\n\n出典なし\n",
+		report.ProblemNoEvidence:   "---\nkind: deep\nstatus: draft\ntopic: x\nslug: x-20260601-abcd\n---\n\n## 1. 日当\n\n" + report.SentenceInsufficient + "\n\n## 出典\n\n出典なし\n",
 		report.ProblemSourceFormat: deep(func(s string) string {
 			return strings.Replace(s, "### [W1] 出張旅費の税務\n\n[出張旅費の税務]", "### [W1] 出張旅費の税務\n\n出張旅費の税務", 1)
 		}),
