@@ -192,6 +192,31 @@ func deepError(err error) error {
 	return err
 }
 
+// deepFail is the failure of a deep command: with --json, the error as
+// JSON on stdout too ({"status": "error", "reason", "message"}), as
+// finalize --json prints it.
+func deepFail(g *globalOptions, out io.Writer, asJSON bool, err error) error {
+	err = deepError(err)
+	if !asJSON || errors.Is(err, context.Canceled) {
+		return err
+	}
+	s := research.Failed(err, sentence(err))
+	var ue usageError
+	switch {
+	case errors.As(err, &ue):
+		s.Reason = "usage"
+	case errors.Is(err, deep.ErrBusy):
+		s.Reason = "topic_busy"
+	case errors.Is(err, deep.ErrUnwritable):
+		s.Reason = "workspace_unwritable"
+	case errors.Is(err, deep.ErrDamaged):
+		s.Reason = "damaged"
+	}
+	local.WriteJSON(out, s)
+	fmt.Fprintln(g.stderr, "lwr: "+sentence(err))
+	return reportedError{err}
+}
+
 func (g *globalOptions) deepSetup(workspace string) (config.Config, deep.Options, error) {
 	cfg, _, err := g.load()
 	if err != nil {
@@ -206,9 +231,10 @@ func (g *globalOptions) deepSetup(workspace string) (config.Config, deep.Options
 }
 
 func runDeepStart(ctx context.Context, opts deepStartOptions, g *globalOptions, out io.Writer, args []string) error {
+	fail := func(err error) error { return deepFail(g, out, opts.json, err) }
 	_, o, err := g.deepSetup(opts.workspace)
 	if err != nil {
-		return err
+		return fail(err)
 	}
 	in := deep.StartInput{Topic: strings.Join(args, " "), Refresh: opts.refresh}
 	for _, s := range opts.subtopics {
@@ -216,7 +242,7 @@ func runDeepStart(ctx context.Context, opts deepStartOptions, g *globalOptions, 
 	}
 	st, err := deep.Start(ctx, o, in)
 	if err != nil {
-		return deepError(err)
+		return fail(err)
 	}
 	if opts.json {
 		local.WriteJSON(out, st)
@@ -246,16 +272,17 @@ type verifyFailed struct{ status string }
 func (e verifyFailed) Error() string { return "the deep research's report is " + e.status }
 
 func runDeepRun(ctx context.Context, opts deepRunOptions, g *globalOptions, out io.Writer, slug string) error {
+	fail := func(err error) error { return deepFail(g, out, opts.json, err) }
 	until, err := deep.ParseUntil(opts.until)
 	if err != nil {
-		return deepError(err)
+		return fail(err)
 	}
 	if opts.report != "" && until != "" {
-		return usagef("--report and --until contradict each other: a report to verify runs to the end; give one")
+		return fail(usagef("--report and --until contradict each other: a report to verify runs to the end; give one"))
 	}
 	_, o, err := g.deepSetup(opts.workspace)
 	if err != nil {
-		return err
+		return fail(err)
 	}
 	ro := deep.RunOptions{Until: until, SkipWeb: opts.skipWeb}
 	if opts.report != "" {
@@ -264,13 +291,13 @@ func runDeepRun(ctx context.Context, opts deepRunOptions, g *globalOptions, out 
 			return ctx.Err()
 		}
 		if err != nil {
-			return usagef("--report: %v", err)
+			return fail(usagef("--report: %v", err))
 		}
 		ro.Report = md
 	}
 	res, err := deep.Run(ctx, o, slug, ro)
 	if err != nil {
-		return deepError(err)
+		return fail(err)
 	}
 	if opts.json {
 		local.WriteJSON(out, res)
@@ -307,15 +334,16 @@ func runDeepRun(ctx context.Context, opts deepRunOptions, g *globalOptions, out 
 }
 
 func runDeepStatus(opts deepStatusOptions, g *globalOptions, out io.Writer, args []string) error {
+	fail := func(err error) error { return deepFail(g, out, opts.json, err) }
 	_, o, err := g.deepSetup(opts.workspace)
 	if err != nil {
-		return err
+		return fail(err)
 	}
 	var all []deep.TopicStatus
 	if len(args) == 1 {
 		st, err := deep.Status(o, args[0])
 		if err != nil {
-			return deepError(err)
+			return fail(err)
 		}
 		if opts.json {
 			local.WriteJSON(out, st)
@@ -324,7 +352,7 @@ func runDeepStatus(opts deepStatusOptions, g *globalOptions, out io.Writer, args
 		all = []deep.TopicStatus{*st}
 	} else {
 		if all, err = deep.List(o); err != nil {
-			return deepError(err)
+			return fail(err)
 		}
 		if opts.json {
 			local.WriteJSON(out, struct {

@@ -12,6 +12,7 @@ import (
 	"lwr/index"
 	"lwr/policy"
 	"lwr/research/agent/skill"
+	"lwr/research/deep"
 	"lwr/research/local"
 )
 
@@ -20,7 +21,7 @@ const (
 	exitOK       = 0
 	exitError    = 1   // anything else
 	exitUsage    = 2   // bad flags, arguments or configuration
-	exitBusy     = 3   // the index is held by another process, or the daemon does not answer (or is stale)
+	exitBusy     = 3   // the index (or a deep research topic) is held by another process, or the daemon does not answer (or is stale)
 	exitPolicy   = 4   // currentness_policy_invalid: the currentness file is invalid
 	exitCanceled = 130 // interrupted
 )
@@ -59,7 +60,8 @@ func exitCode(err error, stderr io.Writer) int {
 		return exitPolicy
 	case errors.Is(err, policy.ErrPreferencesInvalid):
 		return exitUsage
-	case errors.Is(err, index.ErrLocked), errors.Is(err, local.ErrNotAnswering), errors.Is(err, local.ErrSyncing), errors.Is(err, local.ErrDaemonRunning), errors.Is(err, local.ErrStaleDaemon):
+	case errors.Is(err, index.ErrLocked), errors.Is(err, local.ErrNotAnswering), errors.Is(err, local.ErrSyncing), errors.Is(err, local.ErrDaemonRunning), errors.Is(err, local.ErrStaleDaemon),
+		errors.Is(err, deep.ErrBusy):
 		return exitBusy
 	}
 	return exitError

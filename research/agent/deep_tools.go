@@ -130,6 +130,8 @@ func deepToolError(err error) error {
 		return fmt.Errorf("invalid_input: %s", msg)
 	case errors.Is(err, deep.ErrBusy):
 		return fmt.Errorf("topic_busy: %s", msg)
+	case errors.Is(err, deep.ErrUnwritable):
+		return fmt.Errorf("workspace_unwritable: %s", msg)
 	}
 	return toolError(err)
 }

@@ -150,6 +150,8 @@ func (o Options) openTopic(ctx context.Context, slug string) (*topic, error) {
 	if err != nil {
 		return nil, err
 	}
+	cleanTemps(dir)
+	cleanTemps(filepath.Join(dir, FindingsDir))
 	t := &topic{o: o, slug: slug, dir: dir, unlock: unlock}
 	if err := t.load(); err != nil {
 		unlock()
@@ -535,7 +537,7 @@ func (t *topic) searchPending(ctx context.Context, name string, alts []string, s
 		if err != nil {
 			return err
 		}
-		if err := os.MkdirAll(t.path(FindingsDir), 0o755); err != nil {
+		if err := mkdir(t.path(FindingsDir)); err != nil {
 			return err
 		}
 		if err := writeAtomic(t.path(FindingsDir, findingsName(i, sub.Name)), data); err != nil {
@@ -606,7 +608,7 @@ func (t *topic) gapCheck(ctx context.Context, alts []string, skipWeb bool) (*Fin
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(t.path(FindingsDir), 0o755); err != nil {
+	if err := mkdir(t.path(FindingsDir)); err != nil {
 		return nil, err
 	}
 	if err := writeAtomic(t.path(FindingsDir, findingsName(0, Followup)), data); err != nil {
@@ -1076,8 +1078,8 @@ func Start(ctx context.Context, o Options, in StartInput) (*Started, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(root, 0o755); err != nil {
-		return nil, fmt.Errorf("create %s: %w", root, err)
+	if err := mkdir(root); err != nil {
+		return nil, err
 	}
 	unlock, err := lock(ctx, filepath.Join(root, startLock), o.LockTimeout, "the deep research folder "+root)
 	if err != nil {
@@ -1099,18 +1101,26 @@ func Start(ctx context.Context, o Options, in StartInput) (*Started, error) {
 			break
 		}
 		if !errors.Is(err, fs.ErrExist) {
-			return nil, fmt.Errorf("create %s: %w", dir, err)
+			return nil, unwritable(dir, err)
 		}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("create a folder for the topic in %s: %w", root, err)
 	}
-	t := &topic{o: o, slug: slug, dir: dir, unlock: func() {}}
+	// The new topic's lock: a run of it that comes before its start has
+	// written the state waits (and cleans no temp file of the start).
+	unlockTopic, err := lock(ctx, filepath.Join(dir, lockFile), o.LockTimeout, "the topic "+slug)
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	t := &topic{o: o, slug: slug, dir: dir, unlock: unlockTopic}
 	started := false
 	defer func() {
 		if t.search != nil && t.search.local != nil {
 			t.search.local.Close()
 		}
+		unlockTopic()
 		if !started {
 			// Nothing half written: a start that failed leaves no topic.
 			os.RemoveAll(dir)
@@ -1127,7 +1137,7 @@ func Start(ctx context.Context, o Options, in StartInput) (*Started, error) {
 	}
 	t.plan = Plan{Status: PlanStatus, Topic: topicText, Slug: slug, Subtopics: subs}
 	t.state = newState(t.plan, o.now(), o.Rand)
-	if err := os.MkdirAll(t.path(FindingsDir), 0o755); err != nil {
+	if err := mkdir(t.path(FindingsDir)); err != nil {
 		return nil, err
 	}
 	if err := t.event(EventStarted, map[string]any{"topic_chars": len([]rune(topicText))}); err != nil {

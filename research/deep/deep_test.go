@@ -831,3 +831,31 @@ func TestNoEvidenceBlocks(t *testing.T) {
 		t.Errorf("status %+v %v", s, err)
 	}
 }
+
+// A workspace that cannot be written is one sentence saying what to do;
+// the temp files a killed write left are cleaned when the topic is next
+// opened.
+func TestUnwritableAndTemps(t *testing.T) {
+	root := rulesRoot(t)
+	ws := configtest.TempDir(t)
+	// result is a file: the deep research folder cannot be made.
+	researchtest.WriteFile(t, filepath.Join(ws, "result"), "not a folder")
+	o := options(t, root, ws)
+	_, err := deep.Start(context.Background(), o, deep.StartInput{Topic: "出張旅費の規程", Subtopics: travel})
+	if !errors.Is(err, deep.ErrUnwritable) || !strings.Contains(err.Error(), "cannot write") || !strings.Contains(err.Error(), "--workspace") || strings.Contains(err.Error(), "mkdir") {
+		t.Errorf("start in an unwritable workspace: %v", err)
+	}
+
+	o = options(t, root, configtest.TempDir(t))
+	st := start(t, o, "出張旅費の規程", travel)
+	stale := []string{filepath.Join(st.Dir, ".state.json.tmp-0123456789ab"), filepath.Join(st.Dir, deep.FindingsDir, ".01-日当.md.tmp-0123456789ab")}
+	for _, p := range stale {
+		researchtest.WriteFile(t, p, "{")
+	}
+	run(t, o, st.Slug, deep.RunOptions{SkipWeb: true, Until: deep.PhaseSearch})
+	for _, p := range stale {
+		if _, err := os.Stat(p); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s left: %v", filepath.Base(p), err)
+		}
+	}
+}
