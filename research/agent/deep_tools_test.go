@@ -178,9 +178,10 @@ func TestDeepTools(t *testing.T) {
 	if ps := report.Validate(md); ps != nil {
 		t.Errorf("validate: %v", ps)
 	}
+	// The failed verification of the agent's first report counts.
 	var status DeepStatusOut
 	deepCall(t, cs, "deep_status", map[string]any{}, &status)
-	if len(status.Topics) != 1 || status.Topics[0].Status != deep.StatusConfirmed || status.Topics[0].Attempts != 0 {
+	if len(status.Topics) != 1 || status.Topics[0].Status != deep.StatusConfirmed || status.Topics[0].Attempts != 1 {
 		t.Errorf("deep_status: %+v", status)
 	}
 	// A second agent asking for the same topic is pointed at the report.
