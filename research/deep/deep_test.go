@@ -830,6 +830,24 @@ func TestNoEvidenceBlocks(t *testing.T) {
 	if s, err := deep.Status(o, st.Slug); err != nil || s.Status != deep.StatusBlocked {
 		t.Errorf("status %+v %v", s, err)
 	}
+	// Subtopics lwr proposes are of the topic: a document the topic's
+	// search finds that does not speak of it (a guide that has 規程 in
+	// it) is neither a subtopic nor evidence.
+	other := researchtest.WriteTree(t, map[string]string{
+		"ガイド/Checkstyle利用ガイド.md": "# Checkstyle利用ガイド\n\n静的解析の規程です。チェック違反は3日以内に直す。\n",
+		"ガイド/Slack利用ガイドライン.md": "# Slack利用ガイドライン\n\n出張中はステータスに出張と書く。海外出張では時差を書く。\n",
+	})
+	oo := options(t, other, configtest.TempDir(t))
+	st = start(t, oo, "出張旅費の規程", nil)
+	for _, s := range st.Plan.Subtopics {
+		if strings.Contains(s.Name, "Checkstyle") {
+			t.Errorf("proposed %q", s.Name)
+		}
+	}
+	res = run(t, oo, st.Slug, deep.RunOptions{SkipWeb: true})
+	if md, _ := os.ReadFile(res.Report); strings.Contains(string(md), "静的解析") {
+		t.Errorf("evidence of a document that does not speak of the topic:\n%s", md)
+	}
 }
 
 // A workspace that cannot be written is one sentence saying what to do;

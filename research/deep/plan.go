@@ -35,6 +35,9 @@ type Subtopic struct {
 	// Alternatives are words in the documents' formal vocabulary, added
 	// to every query of the subtopic at a lower weight.
 	Alternatives []string `yaml:"alternatives,omitempty" json:"alternatives,omitempty" jsonschema:"3–5 words in the documents' formal vocabulary (有休 → 年次有給休暇, 付与), added to its searches"`
+	// Proposed: lwr proposed the subtopic (it was not asked for by
+	// name), so its evidence must speak of the topic.
+	Proposed bool `yaml:"proposed,omitempty" json:"-"`
 }
 
 // Plan is plan.md: the topic, its slug and its subtopics.

@@ -166,7 +166,7 @@ func (s *searcher) propose(ctx context.Context, topic string) ([]Subtopic, error
 		if len(queries) == 0 {
 			queries = defaultQueries(core, n)
 		}
-		subs = append(subs, Subtopic{Name: n, Queries: queries})
+		subs = append(subs, Subtopic{Name: n, Queries: queries, Proposed: true})
 	}
 	for _, f := range facets {
 		add(f)
@@ -202,7 +202,13 @@ func (s *searcher) propose(ctx context.Context, topic string) ([]Subtopic, error
 					}
 				}
 			} else {
+				tw := topicWords(topic)
 				for _, m := range res.Matches {
+					// A document is a subtopic of the topic only when it
+					// speaks of it (its title or the passage found).
+					if !aboutTopic(Evidence{Title: m.Title, Claim: m.Snippet}, tw) {
+						continue
+					}
 					add(m.Title, core+" "+m.Title, m.Title)
 				}
 			}

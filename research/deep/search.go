@@ -132,13 +132,13 @@ func (s *searcher) searchSubtopic(ctx context.Context, topic string, sub Subtopi
 		f.Searches = append(f.Searches, qr)
 	}
 	// Evidence is about the topic too (年末調整 is no 精算 of 出張旅費);
-	// when none of it names the topic, the subtopic's own is kept (the
-	// caller asked for it by name).
-	// The follow-up's evidence holds what its query looks for besides
-	// the topic (a gap's word), and the topic.
-	onTopic := slices.ContainsFunc(cands, func(e Evidence) bool { return (sub.Name == Followup || about(e, words)) && aboutTopic(e, tw) })
+	// when none of it names the topic, the subtopic's own is kept if the
+	// caller asked for it by name. The follow-up's evidence holds what
+	// its query looks for besides the topic (a gap's word), and the topic.
+	onTopic := sub.Proposed || sub.Name == Followup ||
+		slices.ContainsFunc(cands, func(e Evidence) bool { return about(e, words) && aboutTopic(e, tw) })
 	for _, e := range cands {
-		if (onTopic || sub.Name == Followup) && !aboutTopic(e, tw) {
+		if onTopic && !aboutTopic(e, tw) {
 			continue
 		}
 		if sub.Name == Followup && !aboutTopic(e, queryWords(e.Query, tw)) {
