@@ -835,7 +835,7 @@ func TestNoEvidenceBlocks(t *testing.T) {
 	// it) is neither a subtopic nor evidence.
 	other := researchtest.WriteTree(t, map[string]string{
 		"ガイド/Checkstyle利用ガイド.md": "# Checkstyle利用ガイド\n\n静的解析の規程です。チェック違反は3日以内に直す。\n",
-		"ガイド/Slack利用ガイドライン.md": "# Slack利用ガイドライン\n\n出張中はステータスに出張と書く。海外出張では時差を書く。\n",
+		"ガイド/Slack利用ガイドライン.md":   "# Slack利用ガイドライン\n\n出張中はステータスに出張と書く。海外出張では時差を書く。\n",
 	})
 	oo := options(t, other, configtest.TempDir(t))
 	st = start(t, oo, "出張旅費の規程", nil)
