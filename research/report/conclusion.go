@@ -20,7 +20,8 @@ import (
 // links and addresses, file names and paths, line references (L22,
 // L20-L25, 20行目), lwr's annotations in 【…】 (the edition and
 // preference labels, read from the whole document and the policy folder),
-// the names of currentness records, and counts of sources (3件). A date
+// the names of currentness records, counts of sources (3件) and a
+// number a cut text ends with (2,0…: lwr cuts long lines). A date
 // or an edition (2025年7月1日, 2025-07-01, 令和7年度, 第3版, v1.2) is the
 // document's, which lwr reads from anywhere in its text: it must stand in
 // the cited document, not necessarily in the cited lines. The
@@ -50,6 +51,9 @@ var (
 	annotationRe = regexp.MustCompile(`【[^】\n]*】`)
 	recordRe     = regexp.MustCompile(`\[記録:[^\]\n]*\]|現行性\[[^\]\n]*\]`)
 	countRe      = regexp.MustCompile(`[0-9]+\s*(?:件|ファイル)|矛盾[0-9]+`)
+	// cutNumberRe is a number a cut text ends with (12,0…): not a number
+	// of the text.
+	cutNumberRe = regexp.MustCompile(`[0-9０-９,，.．〇一二三四五六七八九十百千万億兆]+…`)
 	// dateRe is a date or an edition: the document's, read from its text.
 	dateRe = regexp.MustCompile(`(?:令和|平成|昭和)\s*(?:[0-9]+|元)\s*年(?:度)?(?:\s*[0-9]+\s*月(?:\s*[0-9]+\s*日)?)?|[0-9]{4}\s*年(?:度)?(?:\s*[0-9]{1,2}\s*月(?:\s*[0-9]{1,2}\s*日)?)?|[0-9]{4}[-/.][0-9]{1,2}(?:[-/.][0-9]{1,2})?|第\s*[0-9]+\s*版|\bv[0-9]+(?:\.[0-9]+)+`)
 )
@@ -349,7 +353,7 @@ func hasCite(cites []cited, r citedRange) bool {
 // what is not a statement (see the top of this file), and apart from
 // them those of its dates and editions.
 func conclusionNumbers(s string) (stated, dates []number) {
-	for _, re := range []*regexp.Regexp{citeRe, anyLinkRe, urlRe, recordRe, annotationRe, conclusionLabelRe, pathTokenRe, hostRe, lineRefRe, countRe} {
+	for _, re := range []*regexp.Regexp{citeRe, anyLinkRe, urlRe, recordRe, annotationRe, conclusionLabelRe, pathTokenRe, hostRe, lineRefRe, countRe, cutNumberRe} {
 		s = re.ReplaceAllString(s, " ")
 	}
 	// A date is a whole run of digits: 0000-12 of 050-0000-1234 is none.

@@ -64,6 +64,7 @@ func TestConclusion(t *testing.T) {
 		{name: "a label naming no lines is not checked", md: agent("- 日当は1日3,000円 [L1]", "- [L1] 旅費規程")},
 		{name: "lwr's key point: path, line, edition label", md: lwr("- [L1] 規程/旅費規程.md L6【版: 施行2025-07-01】: 日当は1日につき2,000円とする。課長以上は2,500円とする。")},
 		{name: "lwr's key point with a changed amount", md: lwr("- [L1] 規程/旅費規程.md L6【版: 施行2025-07-01】: 日当は1日につき3,000円とする。"), codes: []string{report.ProblemClaimNumber}},
+		{name: "lwr's key point cut inside a number", md: lwr("- [L1] 規程/旅費規程.md L6: 日当は1日につき2,000円とする。課長以上は2,5…")},
 		{name: "a record restated", md: lwr("- [L1] 規程/旅費規程.md L6: 日当は1日につき2,000円とする。\n\n### 現行性確認\n\n- [L1] 規程/旅費規程.md: 現行性[ryohi]: 現行性未確認 確認済みの値「3,000円」; 施行 2026-04-01")},
 	}
 	for _, tc := range tests {
