@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"lwr/analyzer"
+	"lwr/analyzer/lazyre"
 )
 
 // The passage chooser: which lines of a found file a ranked hit shows. The
@@ -181,11 +182,11 @@ const (
 
 // bracketed are the words of a question in brackets (「こちら」), which
 // the question stresses, even when the analyzer drops them.
-var bracketed = lazyRegexp(`[「『“"]([^」』”"]{1,30})[」』”"]`)
+var bracketed = lazyre.New(`[「『“"]([^」』”"]{1,30})[」』”"]`)
 
 // asciiWord is a word of Latin letters and digits, with the mark of a
 // mention or a tag it is written with (@channel, #general).
-var asciiWord = lazyRegexp(`[@#]?(?:[a-z0-9][a-z0-9.+#-]*[a-z0-9+#]|[a-z0-9])`)
+var asciiWord = lazyre.New(`[@#]?(?:[a-z0-9][a-z0-9.+#-]*[a-z0-9+#]|[a-z0-9])`)
 
 // chooserWords are the words the chooser looks for: the plan's, then the
 // question's bracketed words and Latin words the analyzer dropped (and,

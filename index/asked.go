@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"lwr/analyzer"
+	"lwr/analyzer/lazyre"
 )
 
 // AskedKind is a kind of answer a question asks for.
@@ -75,24 +76,24 @@ func (a Asked) Specific() bool {
 }
 
 var (
-	askedUnitRe  = lazyRegexp(`何\s*(文字|桁|営業日|日|時間|分|秒|回|か月|ヶ月|カ月|年|歳|人|名|社|件|泊|週間|割|%|gb|mb|kb|tb|ビット|bit|バイト|byte|行|個|ページ|枚|点|pt|px|ポイント|度|メートル|km|m|重|段|階層|レベル)|(文字|日|時間|回|人|件|年|行|桁)数`)
-	askedHowMuch = lazyRegexp(`どれ(くらい|ぐらい|位)|どの(くらい|ぐらい|程度)|いくつ|何(個|つ)`)
+	askedUnitRe  = lazyre.New(`何\s*(文字|桁|営業日|日|時間|分|秒|回|か月|ヶ月|カ月|年|歳|人|名|社|件|泊|週間|割|%|gb|mb|kb|tb|ビット|bit|バイト|byte|行|個|ページ|枚|点|pt|px|ポイント|度|メートル|km|m|重|段|階層|レベル)|(文字|日|時間|回|人|件|年|行|桁)数`)
+	askedHowMuch = lazyre.New(`どれ(くらい|ぐらい|位)|どの(くらい|ぐらい|程度)|いくつ|何(個|つ)`)
 	// A measure asked by name: 所要時間は, 文字数, エントロピー.
-	askedMeasure = lazyRegexp(`所要時間|期間|長さ|幅|容量|サイズ|頻度|割合|比率|コントラスト比|エントロピー|ビット数|メモリ|有効期限|時間は`)
-	askedAmount  = lazyRegexp(`いくら|幾ら|金額|料金|費用|値段|価格|予算|円|手当`)
+	askedMeasure = lazyre.New(`所要時間|期間|長さ|幅|容量|サイズ|頻度|割合|比率|コントラスト比|エントロピー|ビット数|メモリ|有効期限|時間は`)
+	askedAmount  = lazyre.New(`いくら|幾ら|金額|料金|費用|値段|価格|予算|円|手当`)
 	// A cost word at the end of a noun: ホテル代は, 交通費の; not 資料,
 	// 時代 (the rune before tells).
-	askedCost   = lazyRegexp(`(.)([代費料])(?:は|の|って|$)`)
+	askedCost   = lazyre.New(`(.)([代費料])(?:は|の|って|$)`)
 	notCost     = map[string]bool{"資料": true, "材料": true, "原料": true, "燃料": true, "飲料": true, "食料": true, "無料": true, "時代": true, "世代": true, "年代": true, "交代": true, "現代": true, "近代": true, "古代": true, "消費": true, "浪費": true}
-	askedDate   = lazyRegexp(`いつ(?:まで|から|頃|ごろ|です|でしょう|に|の|$|[？?。、])|期限|締め?切り?|日付|施行日|期日`)
-	askedLimit  = lazyRegexp(`上限|下限|限度|最大|最長|最低|最小|以上|以下|まで`)
-	askedVer    = lazyRegexp(`バージョン|version|どの(jdk|java|os|ブラウザ|エディタ|ツール|db|データベース)|何の(jdk|java|バージョン)`)
-	askedPermit = lazyRegexp(`(て|で)も?(いい|良い|よい|ok|大丈夫|構わない|かまわない)|いいの|だめ|ダメ|禁止|可能(です)?か|できますか|許され|許可され|必須に|べき[？?]?$|べきですか|必要(ですか|か[？?]|[？?])|ありますか|[すくぐむぶつるう]の[？?]?$|でいいの|んだっけ`)
+	askedDate   = lazyre.New(`いつ(?:まで|から|頃|ごろ|です|でしょう|に|の|$|[？?。、])|期限|締め?切り?|日付|施行日|期日`)
+	askedLimit  = lazyre.New(`上限|下限|限度|最大|最長|最低|最小|以上|以下|まで`)
+	askedVer    = lazyre.New(`バージョン|version|どの(jdk|java|os|ブラウザ|エディタ|ツール|db|データベース)|何の(jdk|java|バージョン)`)
+	askedPermit = lazyre.New(`(て|で)も?(いい|良い|よい|ok|大丈夫|構わない|かまわない)|いいの|だめ|ダメ|禁止|可能(です)?か|できますか|許され|許可され|必須に|べき[？?]?$|べきですか|必要(ですか|か[？?]|[？?])|ありますか|[すくぐむぶつるう]の[？?]?$|でいいの|んだっけ`)
 	// askedPermitWords ask whether even in a question that asks how.
-	askedPermitWords = lazyRegexp(`(て|で)も?(いい|良い|よい|ok|大丈夫|構わない|かまわない)|だめ|ダメ|禁止|可能(です)?か|許され|許可され`)
-	askedHow         = lazyRegexp(`どう(すれば|したら|やって|やれば|すると|する|書け|書く|記録|提出|設定|対応|チェック)|どのように|どうやったら|方法|手順|やり方|仕方|には何をすれば|ようにするには`)
-	askedMean        = lazyRegexp(`どういう意味|意味は|意味って|とは[？?何]|って何|ってなに|何のこと|の定義`)
-	askedThing       = lazyRegexp(`何を|何が(必要|いる)|何と|どんな|どの項目|何に気を|こと[はって]|ことは[？?]?$|気をつける|注意(点|すること)|課題|必要なもの|何で`)
+	askedPermitWords = lazyre.New(`(て|で)も?(いい|良い|よい|ok|大丈夫|構わない|かまわない)|だめ|ダメ|禁止|可能(です)?か|許され|許可され`)
+	askedHow         = lazyre.New(`どう(すれば|したら|やって|やれば|すると|する|書け|書く|記録|提出|設定|対応|チェック)|どのように|どうやったら|方法|手順|やり方|仕方|には何をすれば|ようにするには`)
+	askedMean        = lazyre.New(`どういう意味|意味は|意味って|とは[？?何]|って何|ってなに|何のこと|の定義`)
+	askedThing       = lazyre.New(`何を|何が(必要|いる)|何と|どんな|どの項目|何に気を|こと[はって]|ことは[？?]?$|気をつける|注意(点|すること)|課題|必要なもの|何で`)
 )
 
 // AskedOf reads what a question asks for from its words.
@@ -158,20 +159,20 @@ func unitName(u string) string {
 }
 
 var (
-	yenRe = lazyRegexp(`[0-9][0-9,]*(?:\.[0-9]+)?\s*(?:億|万|千)?\s*円`)
+	yenRe = lazyre.New(`[0-9][0-9,]*(?:\.[0-9]+)?\s*(?:億|万|千)?\s*円`)
 	// quantityUnitRe is a number and its unit; dates are masked first.
-	quantityUnitRe = lazyRegexp(`([0-9][0-9,]*(?:\.[0-9]+)?|[一二三四五六七八九十]+)\s*(文字|桁|営業日|日間|日|時間|分間|分|秒|回|か月|ヶ月|ケ月|カ月|箇月|週間|年間|年|歳|人|名|社|件|泊|gb|mb|kb|tb|ビット|bit|バイト|byte|行|個|ページ|枚|点|pt|px|ポイント|度|km|%|割|スペース|倍|重|段|階層|レベル)`)
+	quantityUnitRe = lazyre.New(`([0-9][0-9,]*(?:\.[0-9]+)?|[一二三四五六七八九十]+)\s*(文字|桁|営業日|日間|日|時間|分間|分|秒|回|か月|ヶ月|ケ月|カ月|箇月|週間|年間|年|歳|人|名|社|件|泊|gb|mb|kb|tb|ビット|bit|バイト|byte|行|個|ページ|枚|点|pt|px|ポイント|度|km|%|割|スペース|倍|重|段|階層|レベル)`)
 	// frequencyRe states how often: 毎日, 5分ごと, 1日1回, 月次.
-	frequencyRe = lazyRegexp(`毎(日|週|月|時|分|朝|晩|回)|[0-9一二三四五六七八九十]+\s*(分|時間|日|週間?|か月|ヶ月)\s*(ごと|おき|毎|に1回|に一回)|[日週月年]次|[0-9]+\s*回\s*/\s*[日週月]|h/[0-9]+|@(daily|hourly|weekly)`)
-	ratioRe     = lazyRegexp(`[0-9]+(?:\.[0-9]+)?\s*[:：対]\s*1\b|[0-9]+(?:\.[0-9]+)?\s*:\s*1$`)
-	dateRe      = lazyRegexp(`[0-9]{4}\s*年(?:\s*[0-9]{1,2}\s*月(?:\s*[0-9]{1,2}\s*日)?)?|[0-9]{1,2}\s*月\s*[0-9]{1,2}\s*日|[0-9]{4}[-/.][0-9]{1,2}(?:[-/.][0-9]{1,2})?|(?:令和|平成|昭和)\s*(?:[0-9]+|元)\s*年度?`)
-	deadlineRe  = lazyRegexp(`[0-9一二三四五六七八九十]+\s*(日|営業日|週間|か月|ヶ月|カ月|時間)\s*(前|後|以内|まで|までに)|(前日|当日|翌日|翌月|月末|翌営業日|速やか|遅滞なく|直ちに|事前|事後)|(まで|までに)に?(申請|提出|届け|連絡)`)
-	versionRe   = lazyRegexp(`(?:バージョン|version|ver\.?)[^0-9\n]{0,15}\s[0-9]+(?:\.[0-9]+)*|(?:[a-z][a-z.+#-]*\s?|v|ver\.?\s?|バージョン\s?)[0-9]+(?:\.[0-9]+)+|(?:jdk|java|jre|openjdk|postgresql|mysql|oracle|python|ruby|node(?:\.js)?|go|php|windows|ubuntu|debian|macos|ios|android|eclipse|maven|gradle|tomcat|spring|ie|edge|chrome|firefox|safari|asvs|wcag|tls|http)\s?[0-9]+(?:\.[0-9]+)*`)
+	frequencyRe = lazyre.New(`毎(日|週|月|時|分|朝|晩|回)|[0-9一二三四五六七八九十]+\s*(分|時間|日|週間?|か月|ヶ月)\s*(ごと|おき|毎|に1回|に一回)|[日週月年]次|[0-9]+\s*回\s*/\s*[日週月]|h/[0-9]+|@(daily|hourly|weekly)`)
+	ratioRe     = lazyre.New(`[0-9]+(?:\.[0-9]+)?\s*[:：対]\s*1\b|[0-9]+(?:\.[0-9]+)?\s*:\s*1$`)
+	dateRe      = lazyre.New(`[0-9]{4}\s*年(?:\s*[0-9]{1,2}\s*月(?:\s*[0-9]{1,2}\s*日)?)?|[0-9]{1,2}\s*月\s*[0-9]{1,2}\s*日|[0-9]{4}[-/.][0-9]{1,2}(?:[-/.][0-9]{1,2})?|(?:令和|平成|昭和)\s*(?:[0-9]+|元)\s*年度?`)
+	deadlineRe  = lazyre.New(`[0-9一二三四五六七八九十]+\s*(日|営業日|週間|か月|ヶ月|カ月|時間)\s*(前|後|以内|まで|までに)|(前日|当日|翌日|翌月|月末|翌営業日|速やか|遅滞なく|直ちに|事前|事後)|(まで|までに)に?(申請|提出|届け|連絡)`)
+	versionRe   = lazyre.New(`(?:バージョン|version|ver\.?)[^0-9\n]{0,15}\s[0-9]+(?:\.[0-9]+)*|(?:[a-z][a-z.+#-]*\s?|v|ver\.?\s?|バージョン\s?)[0-9]+(?:\.[0-9]+)+|(?:jdk|java|jre|openjdk|postgresql|mysql|oracle|python|ruby|node(?:\.js)?|go|php|windows|ubuntu|debian|macos|ios|android|eclipse|maven|gradle|tomcat|spring|ie|edge|chrome|firefox|safari|asvs|wcag|tls|http)\s?[0-9]+(?:\.[0-9]+)*`)
 	// permitRe states whether a thing is allowed: a rule's modal.
-	permitRe = lazyRegexp(`禁止|してはならない|してはいけない|しては(なら|いけ)ない|てはならない|てはいけない|ないこと|しないこと|すること|ること[。）)]?$|こと。|必須|必要がある|必要はない|不要|不可|認め(る|ない|られ)|許可|できる|できない|可能|べき|べきでない|避け|使用しない|使わない|使用する|使う|原則|してよい|して良い|してもよい|しても良い|構わない|差し支えない|望ましい|推奨|\bmust\b|\bshould\b|\bng\b|\bok\b|\bmay\b`)
+	permitRe = lazyre.New(`禁止|してはならない|してはいけない|しては(なら|いけ)ない|てはならない|てはいけない|ないこと|しないこと|すること|ること[。）)]?$|こと。|必須|必要がある|必要はない|不要|不可|認め(る|ない|られ)|許可|できる|できない|可能|べき|べきでない|避け|使用しない|使わない|使用する|使う|原則|してよい|して良い|してもよい|しても良い|構わない|差し支えない|望ましい|推奨|\bmust\b|\bshould\b|\bng\b|\bok\b|\bmay\b`)
 	// methodRe states what to do: a procedure's steps, a command.
-	methodRe  = lazyRegexp(`手順|方法|してください|して下さい|します。|する。$|すること|を使(う|用)|で確認|ツール|コマンド|\$\s|をクリック|を押|を選|を入力|を設定|をインストール|を実行|申請|提出|届け出|連絡|記入|記載|登録|相談|依頼`)
-	meaningRe = lazyRegexp(`とは|という意味|を意味|を表す|を指す|の略|の意|定義|説明|[:：=]\s*\S`)
+	methodRe  = lazyre.New(`手順|方法|してください|して下さい|します。|する。$|すること|を使(う|用)|で確認|ツール|コマンド|\$\s|をクリック|を押|を選|を入力|を設定|をインストール|を実行|申請|提出|届け出|連絡|記入|記載|登録|相談|依頼`)
+	meaningRe = lazyre.New(`とは|という意味|を意味|を表す|を指す|の略|の意|定義|説明|[:：=]\s*\S`)
 )
 
 // stated says how well a folded line or unit states an answer of the

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"lwr/analyzer"
+	"lwr/analyzer/lazyre"
 )
 
 // DocKind is what kind of document a file is: a rule or procedure states
@@ -41,11 +42,11 @@ func (k DocKind) Label() string {
 }
 
 var (
-	kindForm        = lazyRegexp(`様式|書式|記入例|記入要領|記入方法|申請書|届出書|テンプレート|ひな形|雛形|template|issue_template|pull_request_template|フォーム`)
-	kindExample     = lazyRegexp(`(^|[^a-z])(sample|samples|example|examples)([^a-z]|$)|サンプル|記載例|^例[：:]|[（(]例[）)]`)
-	kindFAQ         = lazyRegexp(`(^|[^a-z])faqs?([^a-z]|$)|よくある質問|よくあるご質問|q&a|ｑ＆ａ|質問集|問い合わせ`)
-	kindMinutes     = lazyRegexp(`議事録|議事メモ|会議録|minutes|retrospective|振り返り|ふりかえり|feedback|フィードバック|報告書|日報|週報`)
-	kindTranslation = lazyRegexp(`翻訳|translation|(^|/)en(/|$)|\.en\.`)
+	kindForm        = lazyre.New(`様式|書式|記入例|記入要領|記入方法|申請書|届出書|テンプレート|ひな形|雛形|template|issue_template|pull_request_template|フォーム`)
+	kindExample     = lazyre.New(`(^|[^a-z])(sample|samples|example|examples)([^a-z]|$)|サンプル|記載例|^例[：:]|[（(]例[）)]`)
+	kindFAQ         = lazyre.New(`(^|[^a-z])faqs?([^a-z]|$)|よくある質問|よくあるご質問|q&a|ｑ＆ａ|質問集|問い合わせ`)
+	kindMinutes     = lazyre.New(`議事録|議事メモ|会議録|minutes|retrospective|振り返り|ふりかえり|feedback|フィードバック|報告書|日報|週報`)
+	kindTranslation = lazyre.New(`翻訳|translation|(^|/)en(/|$)|\.en\.`)
 )
 
 // kindFolders are folder names that say what their files are.
@@ -104,4 +105,4 @@ func (k DocKind) AsksAbout(question string) bool {
 
 // exampleLine is a line that gives an example, not the rule: （例）宿泊費
 // 5000円, 記入例：, e.g.
-var exampleLine = lazyRegexp(`^\s*(?:[-*・]\s*)?(?:[（(【\[]?(?:例|記入例|入力例|記載例|例示|サンプル)[）)】\]]?\s*[：:]?|e\.g\.|例えば|たとえば)`)
+var exampleLine = lazyre.New(`^\s*(?:[-*・]\s*)?(?:[（(【\[]?(?:例|記入例|入力例|記載例|例示|サンプル)[）)】\]]?\s*[：:]?|e\.g\.|例えば|たとえば)`)

@@ -3,6 +3,8 @@ package index
 import (
 	"strings"
 	"unicode/utf8"
+
+	"lwr/analyzer/lazyre"
 )
 
 // unitKind is what a unit of a document is.
@@ -48,22 +50,22 @@ type structure struct {
 const maxParagraphLines = 6
 
 var (
-	atxHeading   = lazyRegexp(`^ {0,3}(#{1,6})(?:[ \t]+|$)`)
-	htmlHeading  = lazyRegexp(`(?i)^\s*<h([1-6])[\s>]`)
-	articleHead  = lazyRegexp(`^\s*第\s*[0-9０-９一二三四五六七八九十百千]+\s*(条|章|節|款)(?:の[0-9０-９一二三四五六七八九十]+)?(?:\s*[（(][^）)]{1,40}[）)])?\s*$`)
-	articleStart = lazyRegexp(`^\s*第\s*[0-9０-９一二三四五六七八九十百千]+\s*条(?:の[0-9０-９一二三四五六七八九十]+)?\s*[（(][^）)]{1,40}[）)]`)
+	atxHeading   = lazyre.New(`^ {0,3}(#{1,6})(?:[ \t]+|$)`)
+	htmlHeading  = lazyre.New(`(?i)^\s*<h([1-6])[\s>]`)
+	articleHead  = lazyre.New(`^\s*第\s*[0-9０-９一二三四五六七八九十百千]+\s*(条|章|節|款)(?:の[0-9０-９一二三四五六七八九十]+)?(?:\s*[（(][^）)]{1,40}[）)])?\s*$`)
+	articleStart = lazyre.New(`^\s*第\s*[0-9０-９一二三四五六七八九十百千]+\s*条(?:の[0-9０-９一二三四五六七八九十]+)?\s*[（(][^）)]{1,40}[）)]`)
 	// An item of a list: - * + ・ ● 1. 1) （1） ① a. and a clause of
 	// an article (2　貸与機器は…).
-	itemMark     = lazyRegexp(`^(\s*)(?:[-*+]\s+|[・●○■□◆◇▪•※]\s*|[0-9０-９]{1,3}[.)．）]\s*|[（(][0-9０-９a-zA-Zア-ン一二三四五六七八九十]{1,3}[)）]\s*|[①-⑳]\s*|[a-zA-Z][.)]\s+|[0-9０-９]{1,2}　)`)
-	mdRule       = lazyRegexp(`^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$`)
-	anchorOnly   = lazyRegexp(`(?i)^\s*<a\s+(name|id)=["'][^"']*["']\s*/?>\s*(</a>)?\s*$`)
-	htmlTag      = lazyRegexp(`<[^>]*>`)
-	mdLink       = lazyRegexp(`!?\[([^\]]*)\]\(([^)]*)\)`)
-	tocLink      = lazyRegexp(`^\s*(?:[-*+]\s+|[0-9]{1,3}[.)]\s*)?\[[^\]]*\]\(#[^)]*\)\s*$`)
-	rstListTable = lazyRegexp(`^(\s*)\.\.\s+list-table::`)
-	rstHeaderRow = lazyRegexp(`^\s*:header-rows:\s*([0-9]+)`)
-	rstRowStart  = lazyRegexp(`^(\s*)\*\s+-\s*`)
-	rstDirective = lazyRegexp(`^\s*\.\.\s+[a-zA-Z-]+::`)
+	itemMark     = lazyre.New(`^(\s*)(?:[-*+]\s+|[・●○■□◆◇▪•※]\s*|[0-9０-９]{1,3}[.)．）]\s*|[（(][0-9０-９a-zA-Zア-ン一二三四五六七八九十]{1,3}[)）]\s*|[①-⑳]\s*|[a-zA-Z][.)]\s+|[0-9０-９]{1,2}　)`)
+	mdRule       = lazyre.New(`^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$`)
+	anchorOnly   = lazyre.New(`(?i)^\s*<a\s+(name|id)=["'][^"']*["']\s*/?>\s*(</a>)?\s*$`)
+	htmlTag      = lazyre.New(`<[^>]*>`)
+	mdLink       = lazyre.New(`!?\[([^\]]*)\]\(([^)]*)\)`)
+	tocLink      = lazyre.New(`^\s*(?:[-*+]\s+|[0-9]{1,3}[.)]\s*)?\[[^\]]*\]\(#[^)]*\)\s*$`)
+	rstListTable = lazyre.New(`^(\s*)\.\.\s+list-table::`)
+	rstHeaderRow = lazyre.New(`^\s*:header-rows:\s*([0-9]+)`)
+	rstRowStart  = lazyre.New(`^(\s*)\*\s+-\s*`)
+	rstDirective = lazyre.New(`^\s*\.\.\s+[a-zA-Z-]+::`)
 )
 
 // adornment reports a line that underlines (or overlines) a heading:
@@ -435,7 +437,7 @@ func (p *parser) itemLead(ind int) int {
 
 // leadPhrase ends a sentence or item that leads into the list below it:
 // 次のとおり, 以下の通り, ：.
-var leadPhrase = lazyRegexp(`(次の|以下の|下記の|次に掲げる|とおり|通り).{0,30}[。：:]?$|[：:]$`)
+var leadPhrase = lazyre.New(`(次の|以下の|下記の|次に掲げる|とおり|通り).{0,30}[。：:]?$|[：:]$`)
 
 // item adds the list item at line i (indented by ind) and its
 // continuation lines and returns the line after them.
@@ -578,11 +580,11 @@ func plainText(s string) string {
 }
 
 var (
-	htmlRowOpen  = lazyRegexp(`(?i)<tr[\s>]`)
-	htmlRowClose = lazyRegexp(`(?i)</tr\s*>`)
-	htmlCell     = lazyRegexp(`(?is)<(t[hd])([^>]*)>(.*?)(?:</t[hd]\s*>|$)`)
-	htmlTHead    = lazyRegexp(`(?i)<thead[\s>]`)
-	htmlTBody    = lazyRegexp(`(?i)</thead\s*>|<tbody[\s>]`)
+	htmlRowOpen  = lazyre.New(`(?i)<tr[\s>]`)
+	htmlRowClose = lazyre.New(`(?i)</tr\s*>`)
+	htmlCell     = lazyre.New(`(?is)<(t[hd])([^>]*)>(.*?)(?:</t[hd]\s*>|$)`)
+	htmlTHead    = lazyre.New(`(?i)<thead[\s>]`)
+	htmlTBody    = lazyre.New(`(?i)</thead\s*>|<tbody[\s>]`)
 )
 
 // htmlTable adds the rows (<tr>…</tr>, over one line or several) of the

@@ -1,10 +1,10 @@
 package research
 
 import (
-	"regexp"
 	"strings"
 
 	"lwr/analyzer"
+	"lwr/analyzer/lazyre"
 )
 
 // asked is what a question asks for: the kinds of value that answer it
@@ -15,15 +15,15 @@ type asked struct {
 }
 
 var (
-	askedUnit   = regexp.MustCompile(`何(文字|桁|営業日|日|時間|分|回|か月|ヶ月|カ月|年|歳|人|名|社|件|泊|週間|割|%)|(文字|日|時間|回|人|件|年)数`)
-	askedAmount = regexp.MustCompile(`いくら|幾ら|金額|料金|費用|値段|価格|予算|額|円|手当`)
+	askedUnit   = lazyre.New(`何(文字|桁|営業日|日|時間|分|回|か月|ヶ月|カ月|年|歳|人|名|社|件|泊|週間|割|%)|(文字|日|時間|回|人|件|年)数`)
+	askedAmount = lazyre.New(`いくら|幾ら|金額|料金|費用|値段|価格|予算|額|円|手当`)
 	// A cost word at the end of a noun: ホテル代は, 交通費の, 宿泊料って; not
 	// 資料, 材料, 時代, 世代 (the rune before tells).
-	askedCost = regexp.MustCompile(`(.)([代費料])(?:は|の|って|$)`)
+	askedCost = lazyre.New(`(.)([代費料])(?:は|の|って|$)`)
 	notCost   = map[string]bool{"資料": true, "材料": true, "原料": true, "燃料": true, "飲料": true, "食料": true, "無料": true, "時代": true, "世代": true, "年代": true, "交代": true, "現代": true, "近代": true, "古代": true, "消費": true, "浪費": true}
-	askedDate = regexp.MustCompile(`いつ(?:まで|から|頃|ごろ|です|でしょう|に|の|$|[？?。、])|期限|締め?切り?|日付|施行日|期日`)
+	askedDate = lazyre.New(`いつ(?:まで|から|頃|ごろ|です|でしょう|に|の|$|[？?。、])|期限|締め?切り?|日付|施行日|期日`)
 	// 何 alone asks for a number (最大何?), 何を, 何が, 何か for a thing.
-	askedLimit = regexp.MustCompile(`上限|下限|限度|最大|最長|最低|以上|以下|まで|何(?:[^をがにでのはともかな]|$)`)
+	askedLimit = lazyre.New(`上限|下限|限度|最大|最長|最低|以上|以下|まで|何(?:[^をがにでのはともかな]|$)`)
 )
 
 // askedOf reads what the question asks for from its words.

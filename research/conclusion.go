@@ -9,6 +9,7 @@ import (
 
 	"lwr/analyzer"
 	"lwr/analyzer/edition"
+	"lwr/analyzer/lazyre"
 	"lwr/index"
 	"lwr/policy"
 	"lwr/research/report"
@@ -176,7 +177,7 @@ type question struct {
 
 // askedShape is a question's 何 with its unit and what bounds it: 何か月先
 // まで, 何日前, 何文字以上.
-var askedShape = regexp.MustCompile(`何(文字|桁|営業日|日|時間|分|回|か月|ヶ月|カ月|年|歳|人|名|社|件|泊|週間)((?:前|後|先|以上|以下|以内|未満|まで|目)+)`)
+var askedShape = lazyre.New(`何(文字|桁|営業日|日|時間|分|回|か月|ヶ月|カ月|年|歳|人|名|社|件|泊|週間)((?:前|後|先|以上|以下|以内|未満|まで|目)+)`)
 
 // shapeOf returns the pattern of a line that answers a question's 何 in
 // its own words, or nil.
@@ -241,7 +242,7 @@ func isKanji(w string) bool {
 
 // editionLine states when a rule was made, revised or abolished (附則:
 // 2020年6月1日改定（…）): a point only when the question asks for a date.
-var editionLine = regexp.MustCompile(`(制定|施行|改定|改正|改訂|廃止|発行)`)
+var editionLine = lazyre.New(`(制定|施行|改定|改正|改訂|廃止|発行)`)
 
 // ruleLine is a border of a table drawn with box characters or ASCII.
 func ruleLine(t string) bool {
@@ -549,8 +550,8 @@ func localPoint(s source, q question) (Point, int) {
 }
 
 var (
-	mdLinkRe  = regexp.MustCompile(`!?\[([^\]]*)\]\([^)]*\)`)
-	htmlTagRe = regexp.MustCompile(`<[^>]*>`)
+	mdLinkRe  = lazyre.New(`!?\[([^\]]*)\]\([^)]*\)`)
+	htmlTagRe = lazyre.New(`<[^>]*>`)
 )
 
 // plainLine is a line of a key point without its markup: a link as its
@@ -564,10 +565,10 @@ func plainLine(t string) string {
 }
 
 // articleTitle is a rule's article heading: 第4条（USBメモリ等の利用）.
-var articleTitle = regexp.MustCompile(`^第[0-9０-９一二三四五六七八九十百]+条\s*[（(][^）)]*[）)]$`)
+var articleTitle = lazyre.New(`^第[0-9０-９一二三四五六七八九十百]+条\s*[（(][^）)]*[）)]$`)
 
 // faqQuestion starts a question of a Q&A list: Q3．, Ｑ. , 問2:.
-var faqQuestion = regexp.MustCompile(`^(\*\*)?(Q|Ｑ|問)\s*[0-9０-９]*\s*[.．:：、]`)
+var faqQuestion = lazyre.New(`^(\*\*)?(Q|Ｑ|問)\s*[0-9０-９]*\s*[.．:：、]`)
 
 // answersAny reports whether one of the facts is of the asked kind.
 func answersAny(a asked, fs []fact) bool {
@@ -607,7 +608,7 @@ func askedRunOn(text []string, first int, q question) int {
 
 // leadIn is a line that leads into the list below it: 次の順序で処置を
 // しなければならない。, 手順は以下のとおり：.
-var leadIn = regexp.MustCompile(`(次の|以下の|下記の|次に掲げる).{0,30}[。：:]$|[：:]$`)
+var leadIn = lazyre.New(`(次の|以下の|下記の|次に掲げる).{0,30}[。：:]$|[：:]$`)
 
 // runOn returns the last line of a point that starts at line first: a
 // line that leads into a list runs on to its first items, a question of a
@@ -661,7 +662,7 @@ func runOn(text []string, first int, q question) int {
 
 // listItem starts an item of a list (- ・ ● 1. 2) （3）) or a clause of
 // an article (2　貸与機器は…).
-var listItem = regexp.MustCompile(`^([-*・●■□]\s*|[0-9０-９]+[.)．）]\s*|[（(][0-9０-９]+[）)]|[0-9０-９]+[ 　])`)
+var listItem = lazyre.New(`^([-*・●■□]\s*|[0-9０-９]+[.)．）]\s*|[（(][0-9０-９]+[）)]|[0-9０-９]+[ 　])`)
 
 // rowKind is "table" for a table row, "item" for a list item, "" for
 // other text: the rows and items next to a point complete it, the

@@ -2,7 +2,6 @@ package research
 
 import (
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
@@ -10,6 +9,7 @@ import (
 
 	"lwr/analyzer"
 	"lwr/analyzer/edition"
+	"lwr/analyzer/lazyre"
 )
 
 // Fact kinds of Layer 1.
@@ -41,7 +41,7 @@ type fact struct {
 	line  int
 }
 
-var amountRe = regexp.MustCompile(`(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?\s*(億|万|千)?\s*円`)
+var amountRe = lazyre.New(`(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?\s*(億|万|千)?\s*円`)
 
 // amounts finds the yen amounts of folded text: value in yen, raw text and
 // byte span.
@@ -75,10 +75,10 @@ func amounts(f string) (vals, raws []string, spans [][2]int) {
 
 // dateLike are the spans of folded text that are dates or eras, not
 // quantities: 2026年4月1日, 4月1日, 2025/4/1, 令和6年, 平成元年.
-var dateLike = regexp.MustCompile(`\d{4}\s*年(?:\s*\d{1,2}\s*月(?:\s*\d{1,2}\s*日)?)?|\d{1,2}\s*月\s*\d{1,2}\s*日|\d{4}[-/.]\d{1,2}(?:[-/.]\d{1,2})?|(?:令和|平成|昭和)\s*(?:\d+|元)\s*年度?`)
+var dateLike = lazyre.New(`\d{4}\s*年(?:\s*\d{1,2}\s*月(?:\s*\d{1,2}\s*日)?)?|\d{1,2}\s*月\s*\d{1,2}\s*日|\d{4}[-/.]\d{1,2}(?:[-/.]\d{1,2})?|(?:令和|平成|昭和)\s*(?:\d+|元)\s*年度?`)
 
 // quantityRe is a number and its unit.
-var quantityRe = regexp.MustCompile(`(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s*(文字|桁|営業日|日間|日|時間|分間|分|回|か月|ヶ月|ケ月|カ月|箇月|週間|年間|年|歳|人|名|社|件|泊|km|%|割)`)
+var quantityRe = lazyre.New(`(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s*(文字|桁|営業日|日間|日|時間|分間|分|回|か月|ヶ月|ケ月|カ月|箇月|週間|年間|年|歳|人|名|社|件|泊|km|%|割)`)
 
 // unitNames folds the spellings of a unit into one.
 var unitNames = map[string]string{"ヶ月": "か月", "ケ月": "か月", "カ月": "か月", "箇月": "か月", "日間": "日", "分間": "分", "年間": "年"}

@@ -1,12 +1,12 @@
 package research
 
 import (
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
 	"lwr/analyzer/edition"
+	"lwr/analyzer/lazyre"
 	"lwr/index"
 	"lwr/policy"
 )
@@ -17,7 +17,7 @@ import (
 // ranked them; then the search's order.
 
 // versionToken is a year, a date or a version number in a path.
-var versionToken = regexp.MustCompile(`[0-9]+(?:[.\-][0-9]+)*`)
+var versionToken = lazyre.New(`[0-9]+(?:[.\-][0-9]+)*`)
 
 // familyKey is a path without its years, dates and version numbers
 // (cookpad/styleguide_2016-08/ruby.ja.md → cookpad/styleguide_#/ruby.ja.md):

@@ -7,6 +7,7 @@
 #   research/local: the in-process Searcher (Session), Request and its Check, rendering, the error outcomes; it imports no network
 #   index → index/extract (PDF and Office text; imports no lwr package)
 #   index → analyzer/thesaurus (SudachiDict's synonym groups; imports no lwr package)
+#   {analyzer/edition, index, research/report, research, research/deep} → analyzer/lazyre (regular expressions compiled at first use; imports no lwr package)
 #   research → research/report → {policy, research/understand}     research/local → research/report
 #   research → web;  research/understand → web → analyzer
 #   {cmd, research/agent} → research/deep (deep research: plan, phases, state) → research
@@ -23,7 +24,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 mod=$(go list -m)
 base="config config/glob"
-an="analyzer/edition analyzer analyzer/thesaurus $base"
+an="analyzer/edition analyzer analyzer/thesaurus analyzer/lazyre $base"
 ix="index index/extract config/boltfile $an"
 rep="research/report research/understand policy web $ix"
 loc="research/local $rep"
@@ -33,12 +34,13 @@ declare -A allowed=(
   [config/configtest]=""
   [config/boltfile]=""
   [analyzer]="$base"
-  [analyzer/edition]="analyzer $base"
+  [analyzer/edition]="analyzer analyzer/lazyre $base"
+  [analyzer/lazyre]=""
   [analyzer/thesaurus]=""
   [analyzer/thesaurus/internal/gen]="analyzer $base"
   [index/extract]=""
-  [index]="index/extract analyzer/edition analyzer/thesaurus analyzer config/boltfile $base"
-  [policy]="analyzer/edition analyzer $base"
+  [index]="index/extract analyzer/edition analyzer/thesaurus analyzer/lazyre analyzer config/boltfile $base"
+  [policy]="analyzer/edition analyzer/lazyre analyzer $base"
   [web]="analyzer config/boltfile $base"
   [web/webtest]="web analyzer config/boltfile $base"
   [research/understand]="web analyzer config/boltfile $base"

@@ -2,8 +2,9 @@ package edition
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
+
+	"lwr/analyzer/lazyre"
 )
 
 // Unknown is the label of a document whose text states no edition
@@ -201,7 +202,7 @@ func coverEnd(text string) int {
 }
 
 // selfRe finds sentences about the document itself: この規程は、….
-var selfRe = regexp.MustCompile(`^[\s　]*(?:[-*・]\s*)?(?:[0-9０-９]+[.．、)）]\s*)?(?:附\s*則\s*)?この(?:規程|規則|要領|要綱|細則|基準|手順書?|マニュアル|文書|資料|テキスト|ガイド(?:ライン)?|方針|通知|通達|案内|規約|契約書?)は`)
+var selfRe = lazyre.New(`^[\s　]*(?:[-*・]\s*)?(?:[0-9０-９]+[.．、)）]\s*)?(?:附\s*則\s*)?この(?:規程|規則|要領|要綱|細則|基準|手順書?|マニュアル|文書|資料|テキスト|ガイド(?:ライン)?|方針|通知|通達|案内|規約|契約書?)は`)
 
 // isSupplementary reports whether a line is a 附則 heading standing alone.
 func isSupplementary(h string) bool {

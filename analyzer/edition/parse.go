@@ -2,13 +2,13 @@ package edition
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"lwr/analyzer"
+	"lwr/analyzer/lazyre"
 )
 
 // The expressions below run on folded text: ASCII digits, lower case,
@@ -23,23 +23,23 @@ const (
 
 var (
 	// 令和6年度, 令和6年4月1日, 平成31年, 令和元年.
-	eraRe = regexp.MustCompile(`(令和|平成|昭和|大正)` + sp + `(元|` + num + `)` + sp + `年(?:` + sp + `(度)|` + monthDay + `)`)
+	eraRe = lazyre.New(`(令和|平成|昭和|大正)` + sp + `(元|` + num + `)` + sp + `年(?:` + sp + `(度)|` + monthDay + `)`)
 	// R6年度, R6年4月1日, R6.4.1, H31/4/1.
-	eraAbbrRe = regexp.MustCompile(`(?:^|[^a-z0-9])([rhs])([0-9]{1,2})(?:(年度)|年` + monthDay + `|[./]([0-9]{1,2})[./]([0-9]{1,2}))`)
+	eraAbbrRe = lazyre.New(`(?:^|[^a-z0-9])([rhs])([0-9]{1,2})(?:(年度)|年` + monthDay + `|[./]([0-9]{1,2})[./]([0-9]{1,2}))`)
 	// 2024年度, 2024年4月1日, 二〇二四年.
-	gregRe = regexp.MustCompile(`([0-9]{4}|[〇零一二三四五六七八九]{4})` + sp + `年(?:` + sp + `(度)|` + monthDay + `)`)
+	gregRe = lazyre.New(`([0-9]{4}|[〇零一二三四五六七八九]{4})` + sp + `年(?:` + sp + `(度)|` + monthDay + `)`)
 	// 2024/4/1, 2024-04-01, 2024.4.1, 2024/04.
-	numDateRe = regexp.MustCompile(`(?:^|[^0-9.])([0-9]{4})([/.-])([0-9]{1,2})(?:([/.-])([0-9]{1,2}))?`)
+	numDateRe = lazyre.New(`(?:^|[^0-9.])([0-9]{4})([/.-])([0-9]{1,2})(?:([/.-])([0-9]{1,2}))?`)
 	// FY2024, FY24.
-	fyRe = regexp.MustCompile(`(?:^|[^a-z])fy` + sp + `([0-9]{4}|[0-9]{2})(?:[^0-9]|$)`)
+	fyRe = lazyre.New(`(?:^|[^a-z])fy` + sp + `([0-9]{4}|[0-9]{2})(?:[^0-9]|$)`)
 	// 第3版, 初版, 改訂3版, 2nd edition, edition 2.
-	editionRe = regexp.MustCompile(`第` + sp + `(` + num + `)` + sp + `版|(初)版|改訂` + sp + `([0-9]+)` + sp + `版|([0-9]+)(?:st|nd|rd|th)` + sp + `edition|edition` + sp + `([0-9]+)`)
+	editionRe = lazyre.New(`第` + sp + `(` + num + `)` + sp + `版|(初)版|改訂` + sp + `([0-9]+)` + sp + `版|([0-9]+)(?:st|nd|rd|th)` + sp + `edition|edition` + sp + `([0-9]+)`)
 	// v1.2 (not inside a word such as ipv4).
-	versionRe = regexp.MustCompile(`(?:^|[^a-z0-9_])v([0-9]+(?:\.[0-9]+){0,3})`)
+	versionRe = lazyre.New(`(?:^|[^a-z0-9_])v([0-9]+(?:\.[0-9]+){0,3})`)
 	// Ver.1.2, version 3, バージョン2.0.
-	verWordRe = regexp.MustCompile(`(?:ver\.?|version|バージョン|ヴァージョン)[ \t:]*([0-9]+(?:\.[0-9]+){0,3})`)
+	verWordRe = lazyre.New(`(?:ver\.?|version|バージョン|ヴァージョン)[ \t:]*([0-9]+(?:\.[0-9]+){0,3})`)
 	// 2024 on its own, for TitleKey.
-	bareYearRe = regexp.MustCompile(`(?:^|[^0-9])(19[0-9]{2}|20[0-9]{2}|21[0-9]{2})(?:[^0-9]|$)`)
+	bareYearRe = lazyre.New(`(?:^|[^0-9])(19[0-9]{2}|20[0-9]{2}|21[0-9]{2})(?:[^0-9]|$)`)
 )
 
 // kanjiDigits are the kanji numerals 0–9; 零 also reads as 0.
@@ -330,7 +330,7 @@ func dateSpans(f string) []span {
 }
 
 // findAll runs re on f when the quick test may says it can match.
-func findAll(re *regexp.Regexp, f string, may bool) [][]int {
+func findAll(re *lazyre.Regexp, f string, may bool) [][]int {
 	if !may {
 		return nil
 	}
@@ -392,7 +392,7 @@ func editionSpans(f string, head bool) []span {
 	if !head {
 		return out
 	}
-	for _, re := range []*regexp.Regexp{verWordRe, versionRe} {
+	for _, re := range []*lazyre.Regexp{verWordRe, versionRe} {
 		for _, m := range findAll(re, f, strings.IndexAny(f, "0123456789") >= 0 && (strings.Contains(f, "v") || strings.Contains(f, "ージョン"))) {
 			a := m[0]
 			if re == versionRe {

@@ -66,7 +66,7 @@ func newDeepStartCommand(g *globalOptions) *cobra.Command {
 		},
 	}
 	fs := cmd.Flags()
-	fs.StringArrayVar(&opts.subtopics, "subtopic", nil, "a subtopic (repeatable, up to 8); its queries are its name and the topic with it")
+	fs.StringArrayVar(&opts.subtopics, "subtopic", nil, "a subtopic (repeatable, up to 5); its queries are its name and the topic with it")
 	fs.BoolVar(&opts.refresh, "refresh", false, "start the topic anew although a confirmed report of it (or a research in progress) is there")
 	fs.BoolVar(&opts.json, "json", false, `print {"slug", "state", "plan"}`)
 	fs.StringVar(&opts.workspace, "workspace", "", "folder the research goes into (default: the git top-level of the current folder, else the current folder)")
@@ -190,6 +190,30 @@ func deepError(err error) error {
 	return err
 }
 
+// deepFail is the failure of a deep command: with --json, the error as
+// JSON on stdout too ({"status": "error", "reason", "message"}), as
+// finalize --json prints it.
+func deepFail(g *globalOptions, out io.Writer, asJSON bool, err error) error {
+	err = deepError(err)
+	if !asJSON || errors.Is(err, context.Canceled) {
+		return err
+	}
+	s := research.Failed(err, sentence(err))
+	switch {
+	case errors.Is(err, local.ErrInvalidInput):
+		s.Reason = "usage"
+	case errors.Is(err, deep.ErrBusy):
+		s.Reason = "topic_busy"
+	case errors.Is(err, deep.ErrUnwritable):
+		s.Reason = "workspace_unwritable"
+	case errors.Is(err, deep.ErrDamaged):
+		s.Reason = "damaged"
+	}
+	local.WriteJSON(out, s)
+	fmt.Fprintln(g.stderr, "lwr: "+sentence(err))
+	return reportedError{err}
+}
+
 func (g *globalOptions) deepSetup(workspace string) (config.Config, deep.Options, error) {
 	cfg, _, err := g.load()
 	if err != nil {
@@ -204,9 +228,10 @@ func (g *globalOptions) deepSetup(workspace string) (config.Config, deep.Options
 }
 
 func runDeepStart(ctx context.Context, opts deepStartOptions, g *globalOptions, out io.Writer, args []string) error {
+	fail := func(err error) error { return deepFail(g, out, opts.json, err) }
 	_, o, err := g.deepSetup(opts.workspace)
 	if err != nil {
-		return err
+		return fail(err)
 	}
 	in := deep.StartInput{Topic: strings.Join(args, " "), Refresh: opts.refresh}
 	for _, s := range opts.subtopics {
@@ -214,7 +239,7 @@ func runDeepStart(ctx context.Context, opts deepStartOptions, g *globalOptions, 
 	}
 	st, err := deep.Start(ctx, o, in)
 	if err != nil {
-		return deepError(err)
+		return fail(err)
 	}
 	if opts.json {
 		local.WriteJSON(out, st)
@@ -222,7 +247,7 @@ func runDeepStart(ctx context.Context, opts deepStartOptions, g *globalOptions, 
 	}
 	switch st.Existing {
 	case "confirmed":
-		fmt.Fprintf(out, "確認済みのレポートがあります: [%s](%s)\n再調査するには --refresh を付けてください: lwr deep start --refresh %s\n", deep.ReportFile, report.PathTarget(toSlash(st.Report)), report.Text(st.Plan.Topic))
+		fmt.Fprintf(out, "確認済みのレポートがあります: [%s](%s)\n再調査するには --refresh を付けてください: lwr deep start --refresh %q\n", deep.ReportFile, report.PathTarget(toSlash(st.Report)), st.Plan.Topic)
 	case "active":
 		fmt.Fprintf(out, "同じトピックを調査中です: %s（%s）\n再開: lwr deep run %s\n", st.Slug, st.State.Phase, st.Slug)
 	default:
@@ -244,16 +269,17 @@ type verifyFailed struct{ status string }
 func (e verifyFailed) Error() string { return "the deep research's report is " + e.status }
 
 func runDeepRun(ctx context.Context, opts deepRunOptions, g *globalOptions, out io.Writer, slug string) error {
+	fail := func(err error) error { return deepFail(g, out, opts.json, err) }
 	until, err := deep.ParseUntil(opts.until)
 	if err != nil {
-		return deepError(err)
+		return fail(err)
 	}
 	if opts.report != "" && until != "" {
-		return usagef("--report and --until contradict each other: a report to verify runs to the end; give one")
+		return fail(usagef("--report and --until contradict each other: a report to verify runs to the end; give one"))
 	}
 	_, o, err := g.deepSetup(opts.workspace)
 	if err != nil {
-		return err
+		return fail(err)
 	}
 	ro := deep.RunOptions{Until: until, SkipWeb: opts.skipWeb}
 	if opts.report != "" {
@@ -262,28 +288,34 @@ func runDeepRun(ctx context.Context, opts deepRunOptions, g *globalOptions, out 
 			return ctx.Err()
 		}
 		if err != nil {
-			return usagef("--report: %v", err)
+			return fail(usagef("--report: %v", err))
 		}
 		ro.Report = md
 	}
 	res, err := deep.Run(ctx, o, slug, ro)
 	if err != nil {
-		return deepError(err)
+		return fail(err)
 	}
 	if opts.json {
 		local.WriteJSON(out, res)
 	}
-	if len(res.Problems) > 0 {
-		for _, p := range res.Problems {
-			fmt.Fprintln(g.stderr, "lwr: "+p.String())
+	noEvidence := false
+	for _, p := range res.Problems {
+		if p.Code == report.ProblemNoEvidence {
+			noEvidence = true
+			continue // the sentence below says it
 		}
+		fmt.Fprintln(g.stderr, "lwr: "+p.String())
 	}
-	switch res.Status {
-	case deep.StatusVerifyFailed:
+	switch {
+	case res.Status == deep.StatusVerifyFailed:
 		fmt.Fprintf(g.stderr, "lwr: the report failed verification (attempt %d of %d); correct it and run again\n", res.Attempts, deep.MaxAttempts)
 		return reportedError{verifyFailed{res.Status}}
-	case deep.StatusBlocked:
-		fmt.Fprintf(g.stderr, "lwr: %s is blocked after %d failed verifications; its findings are kept — read them, then start the topic anew with lwr deep start --refresh\n", slug, res.Attempts)
+	case res.Status == deep.StatusBlocked && noEvidence:
+		fmt.Fprintf(g.stderr, "lwr: %s is blocked: no subtopic found evidence in the source root %s, and a report without evidence is no research; check that it holds the documents (lwr index status), then start the topic anew in the documents' own words: lwr deep start --refresh --subtopic <word of the documents> %q\n", slug, toSlash(o.Sources.Root), res.Topic)
+		return reportedError{verifyFailed{res.Status}}
+	case res.Status == deep.StatusBlocked:
+		fmt.Fprintf(g.stderr, "lwr: %s is blocked after %d failed verifications; its findings are kept (lwr deep status %s) — read them, then start the topic anew: lwr deep start --refresh %q\n", slug, res.Attempts, slug, res.Topic)
 		return reportedError{verifyFailed{res.Status}}
 	}
 	if opts.json {
@@ -299,15 +331,16 @@ func runDeepRun(ctx context.Context, opts deepRunOptions, g *globalOptions, out 
 }
 
 func runDeepStatus(opts deepStatusOptions, g *globalOptions, out io.Writer, args []string) error {
+	fail := func(err error) error { return deepFail(g, out, opts.json, err) }
 	_, o, err := g.deepSetup(opts.workspace)
 	if err != nil {
-		return err
+		return fail(err)
 	}
 	var all []deep.TopicStatus
 	if len(args) == 1 {
 		st, err := deep.Status(o, args[0])
 		if err != nil {
-			return deepError(err)
+			return fail(err)
 		}
 		if opts.json {
 			local.WriteJSON(out, st)
@@ -316,7 +349,7 @@ func runDeepStatus(opts deepStatusOptions, g *globalOptions, out io.Writer, args
 		all = []deep.TopicStatus{*st}
 	} else {
 		if all, err = deep.List(o); err != nil {
-			return deepError(err)
+			return fail(err)
 		}
 		if opts.json {
 			local.WriteJSON(out, struct {
@@ -332,6 +365,13 @@ func runDeepStatus(opts deepStatusOptions, g *globalOptions, out io.Writer, args
 		fmt.Fprintf(out, "%s  %s  phase=%s status=%s attempts=%d\n", st.Slug, report.Text(st.Topic), st.Phase, st.Status, st.Attempts)
 		for _, s := range append(st.Subtopics, followupOf(st)...) {
 			fmt.Fprintf(out, "  - %s: %s (evidence %d, gaps %d)\n", report.Text(s.Name), s.Status, s.Evidence, s.Gaps)
+		}
+		if len(st.SearchedAgain) > 0 {
+			names := make([]string, len(st.SearchedAgain))
+			for i, n := range st.SearchedAgain {
+				names[i] = report.Text(n)
+			}
+			fmt.Fprintf(out, "  searched again (a cited file changed): %s\n", strings.Join(names, ", "))
 		}
 		for _, p := range st.LastVerifierFeedback {
 			fmt.Fprintf(out, "  ! %s\n", report.Text(p.String()))

@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -180,6 +182,8 @@ func TestDeepCommandErrors(t *testing.T) {
 		{[]string{"deep", "run", "--until", "verify", "x-20260601-abcd"}, exitUsage, "use search, gaps or synthesize"},
 		{[]string{"deep", "run", "--until", "gaps", "--report", "r.md", "x-20260601-abcd"}, exitUsage, "contradict"},
 		{[]string{"deep", "status", "CON"}, exitUsage, "is not a topic's slug"},
+		{[]string{"deep", "start", "ローカルのみ"}, exitUsage, "only skip words"},
+		{[]string{"deep", "start", "--subtopic", "a", "--subtopic", "b", "--subtopic", "c", "--subtopic", "d", "--subtopic", "e", "--subtopic", "f", "x"}, exitUsage, "give at most 5"},
 	} {
 		_, errOut, code := run(t, env, append([]string{"--source-root", root}, append(tc.args, "--workspace", ws)...)...)
 		if code != tc.code || !strings.Contains(errOut, tc.want) || strings.Count(strings.TrimSpace(errOut), "\n") > 0 {
@@ -188,6 +192,40 @@ func TestDeepCommandErrors(t *testing.T) {
 	}
 	if files := researchtest.Files(t, ws); len(files) > 0 {
 		t.Errorf("bad input wrote %v", files)
+	}
+	// --json: the error as JSON on stdout too.
+	for _, args := range [][]string{{"deep", "start", "--json"}, {"deep", "run", "--json", "x-20260601-abcd"}, {"deep", "status", "--json", "CON"}} {
+		out, errOut, code := run(t, env, append([]string{"--source-root", root}, append(args, "--workspace", ws)...)...)
+		var e struct{ Status, Reason, Message string }
+		if code != exitUsage || json.Unmarshal([]byte(out), &e) != nil || e.Status != "error" || e.Reason != "usage" || e.Message == "" || errOut == "" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, out, errOut)
+		}
+	}
+	// A workspace that cannot be written: one sentence.
+	bad := configtest.TempDir(t)
+	researchtest.WriteFile(t, filepath.Join(bad, "result"), "not a folder")
+	_, errOut, code := run(t, env, "--source-root", root, "deep", "start", "--subtopic", "日当", "--workspace", bad, "出張旅費")
+	if code != exitError || !strings.Contains(errOut, "cannot write") || !strings.Contains(errOut, "--workspace") || strings.Count(strings.TrimSpace(errOut), "\n") > 0 {
+		t.Errorf("unwritable workspace: exit %d %q", code, errOut)
+	}
+	// A topic nothing was found for: blocked, and the way on names it.
+	out, errOut, code := run(t, env, "--source-root", root, "deep", "start", "--json", "--subtopic", "希釈冷凍機", "--workspace", ws, "量子コンピュータの冷却")
+	var st deepStart
+	if code != 0 || json.Unmarshal([]byte(out), &st) != nil {
+		t.Fatalf("start: %d %s %s", code, out, errOut)
+	}
+	_, errOut, code = run(t, env, "--source-root", root, "deep", "run", "--skip-web", "--workspace", ws, st.Slug)
+	lines := strings.Split(strings.TrimSpace(errOut), "\n")
+	if last := lines[len(lines)-1]; code != exitError || !strings.Contains(last, `lwr deep start --refresh --subtopic <word of the documents> "量子コンピュータの冷却"`) || !strings.Contains(last, "no subtopic found evidence") {
+		t.Errorf("a topic without evidence: exit %d %q", code, errOut)
+	}
+}
+
+// A topic another process works on is the busy exit code, as the index
+// held by another process is.
+func TestDeepBusyExitCode(t *testing.T) {
+	if code := exitCode(fmt.Errorf("run x: %w", deep.ErrBusy), io.Discard); code != exitBusy {
+		t.Errorf("exit %d, want %d", code, exitBusy)
 	}
 }
 

@@ -36,7 +36,7 @@ type finalizeOptions struct {
 func (o *finalizeOptions) AddFlags(cmd *cobra.Command) {
 	fs := cmd.Flags()
 	fs.StringVar(&o.markdown, "markdown", "", "the report the agent wrote (file, or - for standard input; required)")
-	fs.StringVar(&o.query, "query", "", "the user's original question, for the context file (required)")
+	fs.StringVar(&o.query, "query", "", "the user's original question, for the context file (required, but for a deep report: its topic)")
 	fs.StringVar(&o.timestamp, "timestamp", "", "name the report research_<TS>.md with this UTC time, yyyyMMddTHHmmssZ (default now)")
 	fs.StringVar(&o.workspace, "workspace", "", "folder the report goes into (default: the git top-level of the current folder, else the current folder)")
 	fs.StringVar(&o.localStat, "local-status", "unknown", "status of the agent's local search: ok, empty, error or unknown")
@@ -52,9 +52,6 @@ func (o *finalizeOptions) AddFlags(cmd *cobra.Command) {
 func (o *finalizeOptions) Check() error {
 	if o.markdown == "" {
 		return usagef("--markdown FILE is required: the report to finalize")
-	}
-	if strings.TrimSpace(o.query) == "" {
-		return usagef("--query is required: the user's original question, for the context file")
 	}
 	if o.timestamp != "" {
 		ts, err := report.ParseTimestamp(o.timestamp)
@@ -86,7 +83,7 @@ func (o *finalizeOptions) Check() error {
 func newFinalizeCommand(g *globalOptions) *cobra.Command {
 	var opts finalizeOptions
 	cmd := &cobra.Command{
-		Use:     "finalize --markdown FILE --query Q",
+		Use:     "finalize --markdown FILE [--query Q]",
 		Example: "  lwr finalize --markdown draft.md --query \"随意契約の上限額は\" --local-status ok --web-status ok --deep-status skipped\n  lwr finalize --markdown - --query \"有給休暇の申請期限\" --json < draft.md",
 		Short:   "Validate and atomically save a report an agent wrote, with its context file",
 		Long: "Validate a research report written by an agent (as lwr validate does) and save it atomically to\n" +
@@ -123,6 +120,14 @@ func runFinalize(ctx context.Context, opts finalizeOptions, g *globalOptions, ou
 	if err != nil {
 		return fail(usagef("--markdown: %v", err))
 	}
+	if strings.TrimSpace(opts.query) == "" {
+		// A deep report says its topic in its front matter.
+		d, _ := report.ParseDeep(md)
+		if report.KindOf(md) != report.KindDeep || strings.TrimSpace(d.Topic) == "" {
+			return fail(usagef("--query is required: the user's original question, for the context file"))
+		}
+		opts.query = d.Topic
+	}
 	pols, err := report.PoliciesAt(cfg.SourceRoot, opts.ignorePref)
 	if err != nil {
 		return fail(err)
@@ -143,9 +148,12 @@ func runFinalize(ctx context.Context, opts finalizeOptions, g *globalOptions, ou
 	if err != nil {
 		var ve *report.ValidationError
 		if errors.As(err, &ve) && !opts.json {
+			// Each problem once, then what to do.
 			for _, p := range ve.Problems {
 				fmt.Fprintln(g.stderr, "lwr: "+p.String())
 			}
+			fmt.Fprintf(g.stderr, "lwr: the report is not valid (%d %s above) and was not saved; correct it and run lwr finalize again.\n", len(ve.Problems), plural(len(ve.Problems), "problem", "problems"))
+			return reportedError{err}
 		}
 		return fail(err)
 	}
@@ -158,4 +166,11 @@ func runFinalize(ctx context.Context, opts finalizeOptions, g *globalOptions, ou
 	}
 	fmt.Fprintln(out, f.SavedLine())
 	return nil
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

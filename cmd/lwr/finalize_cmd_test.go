@@ -74,3 +74,56 @@ func TestFinalizeCommand(t *testing.T) {
 		}
 	}
 }
+
+// A research report whose conclusion contradicts its own citation, or
+// cites a label that names no source, is not saved.
+func TestFinalizeChecksTheConclusion(t *testing.T) {
+	root := researchtest.Sample(t)
+	env := testEnv(t)
+	rule := filepath.ToSlash(filepath.Join(root, "規程", "就業規則.md"))
+	cite := report.Citation("就業規則.md", rule, 12, 12) + "\n\n> 始業は午前9時、終業は午後5時45分とし、休憩時間を除いた所定労働時間は1日7時間45分とする。"
+	for _, tc := range []struct {
+		conclusion string
+		code       int
+		problem    string
+	}{
+		{conclusion: "- 所定労働時間は1日7時間45分 [L1]"},
+		{conclusion: "- 所定労働時間は1日8時間 [L1]", code: 1, problem: report.ProblemClaimNumber},
+		{conclusion: "- 所定労働時間は1日七時間四十五分 [L1]"},
+		{conclusion: "- 所定労働時間は1日7時間45分 [L3]", code: 1, problem: report.ProblemClaimRef},
+	} {
+		t.Run(tc.conclusion, func(t *testing.T) {
+			p := filepath.Join(configtest.TempDir(t), "draft.md")
+			os.WriteFile(p, []byte(draftReport(tc.conclusion, cite)), 0o644)
+			ws := configtest.TempDir(t)
+			out, errOut, code := run(t, env, "--source-root", root, "finalize", "--markdown", p, "--query", "勤務時間", "--workspace", ws)
+			if code != tc.code || tc.code == 0 && !strings.HasPrefix(out, "保存しました") || tc.code != 0 && !strings.Contains(errOut, tc.problem) {
+				t.Errorf("exit %d: %s%s", code, out, errOut)
+			}
+		})
+	}
+}
+
+// A deep report says its topic in its front matter: finalize takes it
+// for the question when --query is not given.
+func TestFinalizeDeepReportWithoutQuery(t *testing.T) {
+	root := researchtest.Sample(t)
+	env := testEnv(t)
+	rule := filepath.ToSlash(filepath.Join(root, "規程", "就業規則.md"))
+	md := "---\nkind: deep\nstatus: draft\ntopic: 勤務時間のまとめ\nslug: 勤務時間のまとめ-20260601-abcd\n---\n\n# 勤務時間のまとめ\n\n" +
+		"## 1. 所定労働時間\n\n- 所定労働時間は1日7時間45分。 [L1]\n\n## 出典\n\n### [L1] 就業規則.md\n\n" + report.Citation("就業規則.md", rule, 12, 12) +
+		"\n\n> 始業は午前9時、終業は午後5時45分とし、休憩時間を除いた所定労働時間は1日7時間45分とする。\n"
+	p := filepath.Join(configtest.TempDir(t), "deep.md")
+	os.WriteFile(p, []byte(md), 0o644)
+	ws := configtest.TempDir(t)
+	out, errOut, code := run(t, env, "--source-root", root, "finalize", "--markdown", p, "--workspace", ws, "--timestamp", ts)
+	if code != 0 || out != savedLine(ws, "research_"+ts+".md") {
+		t.Fatalf("exit %d: %q %s", code, out, errOut)
+	}
+	data, _ := os.ReadFile(filepath.Join(ws, "result", "research", "research_"+ts+".context.json"))
+	var c report.Context
+	json.Unmarshal(data, &c)
+	if c.OriginalQuery != "勤務時間のまとめ" {
+		t.Errorf("context %s", data)
+	}
+}

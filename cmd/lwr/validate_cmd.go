@@ -77,20 +77,21 @@ func runValidate(ctx context.Context, opts validateOptions, g *globalOptions, ou
 	if err != nil {
 		return problem(err)
 	}
-	problems := report.Validate(data)
+	var src *report.Sources
 	if opts.noVerifySources {
 		fmt.Fprintln(g.stderr, "lwr: the cited files were not checked (--no-verify-sources): not whether they exist, their line ranges, the quotes, nor the JSON comment's sources against the citations")
-	} else if len(problems) == 0 {
+	} else {
 		cfg, _, err := g.load()
 		if err != nil {
 			return problem(err)
 		}
-		src, err := g.sources(cfg)
-		if err != nil {
+		if src, err = g.sources(cfg); err != nil {
 			return problem(err)
 		}
-		problems = report.VerifySources(data, *src)
 	}
+	// Every problem at once, those of the citations too; a report without
+	// its JSON comment is checked with the one finalize would write.
+	problems := report.Check(data, src)
 	if len(problems) == 0 {
 		fmt.Fprintf(out, "valid: %s\n", file)
 		return nil

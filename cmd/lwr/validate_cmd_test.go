@@ -94,3 +94,66 @@ func TestValidateCommand(t *testing.T) {
 		t.Errorf("no file: exit %d", code)
 	}
 }
+
+// draftReport is an agent's report without its JSON comment whose
+// section 1 holds the given citations, each with its quote.
+func draftReport(conclusion string, cites ...string) string {
+	return "# 調査結果: 勤務時間\n\n## 1. ローカル情報\n\n" + strings.Join(cites, "\n\n") + "\n\n" +
+		"## 2. Web情報\n\nWeb検索: スキップ（ユーザー指示）\n\n## 3. 深堀りローカル情報\n\n深堀り再検索: スキップ（skip_web）\n\n" +
+		"## 4. 結論\n\n" + conclusion + "\n\n## 5. 出典\n\n- [L1] 規程/就業規則.md L12-L12\n"
+}
+
+// A report without its JSON comment is checked as finalize would check
+// it: every problem against the files is listed beside
+// json_comment_missing, and a cited file that does not exist is said to
+// be missing at once, with the name nearest it.
+func TestValidateListsEveryProblem(t *testing.T) {
+	env := testEnv(t)
+	root := researchtest.Sample(t)
+	abs := func(rel string) string { return filepath.ToSlash(filepath.Join(root, filepath.FromSlash(rel))) }
+	rule := abs("規程/就業規則.md")
+	misspelled := strings.Replace(report.Citation("就業規則.md", rule, 11, 11), "%E5%89%87.md:11", "%E5%AE%9A.md:11", 1)
+	misspelled = strings.Replace(misspelled, "就業規則.md#L11", "就業規定.md#L11", 1)
+	md := draftReport("- 所定労働時間は1日7時間45分 [L1]",
+		// A quote of other lines.
+		report.Citation("就業規則.md", rule, 11, 11)+"\n\n> 休憩時間は正午から午後1時までの60分とする。",
+		// A changed quote.
+		report.Citation("就業規則.md", rule, 15, 15)+"\n\n> 休憩時間は正午から午後2時までの120分とする。",
+		// Lines past the end.
+		report.Citation("就業規則.md", rule, 11, 9999),
+		// A file that does not exist (its name misspelled).
+		misspelled+"\n\n> 始業は午前9時")
+	p := filepath.Join(configtest.TempDir(t), "draft.md")
+	os.WriteFile(p, []byte(md), 0o644)
+	_, errOut, code := run(t, env, "--source-root", root, "validate", p)
+	if code != 1 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var codes []string
+	var missing report.Problem
+	for _, line := range strings.Split(strings.TrimSpace(errOut), "\n") {
+		var pr report.Problem
+		if err := json.Unmarshal([]byte(line), &pr); err != nil {
+			t.Fatalf("stderr line %q", line)
+		}
+		codes = append(codes, pr.Code)
+		if pr.Code == report.ProblemCitationFileMissing {
+			missing = pr
+		}
+	}
+	want := []string{report.ProblemJSONMissing, report.ProblemCitationQuote, report.ProblemCitationQuote, report.ProblemCitationOutOfRange, report.ProblemCitationFileMissing}
+	if strings.Join(codes, " ") != strings.Join(want, " ") {
+		t.Errorf("codes %v, want %v\n%s", codes, want, errOut)
+	}
+	if !strings.Contains(missing.Message, "no such file") || !strings.Contains(missing.Message, rule) {
+		t.Errorf("the missing file's message does not name the file nearest it: %q", missing.Message)
+	}
+
+	// finalize refuses it with the same problems, each said once.
+	ws := configtest.TempDir(t)
+	_, errOut, code = run(t, env, "--source-root", root, "finalize", "--markdown", p, "--query", "勤務時間", "--workspace", ws)
+	if code != 1 || strings.Count(errOut, report.ProblemCitationQuote) != 2 || strings.Count(errOut, report.ProblemCitationOutOfRange) != 1 ||
+		strings.Contains(errOut, report.ProblemJSONMissing) {
+		t.Errorf("finalize: exit %d\n%s", code, errOut)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -28,7 +29,7 @@ const deepCodeOutside = "path_outside_workspace"
 // DeepStartIn is the input of deep_start.
 type DeepStartIn struct {
 	Topic     string          `json:"topic" jsonschema:"調べるトピック（利用者の質問）. The topic to research, as the user asked it."`
-	Subtopics []deep.Subtopic `json:"subtopics,omitempty" jsonschema:"3〜5個のサブトピックと、それぞれ2〜3個の検索語・資料の語. Your 3–5 subtopics, each with 2–3 queries and alternatives in the documents' formal vocabulary; none: lwr proposes them."`
+	Subtopics []deep.Subtopic `json:"subtopics,omitempty" jsonschema:"3〜5個（5個まで）のサブトピックと、それぞれ2〜3個の検索語・資料の語. Your 3–5 subtopics (5 at the most), each with 2–3 queries and alternatives in the documents' formal vocabulary; none: lwr proposes them."`
 	Refresh   bool            `json:"refresh,omitempty" jsonschema:"同じトピックの確認済みレポートがあっても新しく調査する. Start anew although a confirmed report (or a research in progress) of the topic is there."`
 }
 
@@ -85,7 +86,7 @@ func (s *Server) addDeepTools() error {
 		func() error {
 			return add(s, &mcp.Tool{Name: "deep_finalize", Title: "Verify a deep research's report and confirm it",
 				Description: "レポートを検証する（引用の行・引用文、Web出典、主張中の数値がすべて引用行にあること）。合格なら report.md が status: confirmed になる（これが完了の印）。不合格なら problems を直して再度呼ぶ。3回不合格で blocked。markdown を省略すると lwr の統合レポートを検証する。\n" +
-					"Verify the report (markdown: yours; empty: lwr's synthesis): every local citation's lines and quote, every web citation against the pages fetched, every number of a claim in a cited line. Passed: report.md says status: confirmed, the sentinel. Failed: fix the problems and call again; the third failure blocks the topic."}, s.deepFinalize)
+					"Verify the report (markdown: yours; empty: lwr's synthesis): every local citation's lines and quote, every web citation against the pages fetched, every number of a claim in a cited line. Passed: report.md says status: confirmed, the sentinel. Failed: fix the problems and call again; the third failure blocks the topic, and so does a topic no subtopic found evidence for (no_evidence)."}, s.deepFinalize)
 		},
 		func() error {
 			return add(s, &mcp.Tool{Name: "deep_status", Title: "Where deep researches stand",
@@ -129,6 +130,8 @@ func deepToolError(err error) error {
 		return fmt.Errorf("invalid_input: %s", msg)
 	case errors.Is(err, deep.ErrBusy):
 		return fmt.Errorf("topic_busy: %s", msg)
+	case errors.Is(err, deep.ErrUnwritable):
+		return fmt.Errorf("workspace_unwritable: %s", msg)
 	}
 	return toolError(err)
 }
@@ -197,10 +200,12 @@ func (s *Server) deepFinalize(ctx context.Context, _ *mcp.CallToolRequest, in De
 		return nil, deep.Result{}, deepToolError(err)
 	}
 	var text string
-	switch res.Status {
-	case deep.StatusConfirmed:
+	switch {
+	case res.Status == deep.StatusConfirmed:
 		text = "確認済み: [report.md](" + report.PathTarget(strings.ReplaceAll(res.Report, `\`, "/")) + ")"
-	case deep.StatusBlocked:
+	case res.Status == deep.StatusBlocked && slices.ContainsFunc(res.Problems, func(p report.Problem) bool { return p.Code == report.ProblemNoEvidence }):
+		text = "blocked: no subtopic found evidence in the documents, and a report without evidence is no research; tell the user, or start anew (deep_start with refresh) with subtopics and alternatives in the documents' own words"
+	case res.Status == deep.StatusBlocked:
 		text = fmt.Sprintf("blocked after %d failed verifications; the findings are kept: tell the user, or start anew with deep_start refresh", res.Attempts)
 	default:
 		var b strings.Builder

@@ -165,7 +165,7 @@ func TestDeepTools(t *testing.T) {
 	var fin deep.Result
 	bad := strings.Replace(agent, "課長以上は14,000円", "課長以上は15,000円", 1)
 	res = deepCall(t, cs, "deep_finalize", map[string]any{"slug": st.Slug, "markdown": bad}, &fin)
-	if res.IsError || fin.Status != deep.StatusVerifyFailed || fin.Attempts != 1 || fin.Problems[0].Code != report.ProblemClaimNumber || !strings.Contains(deepToolText(res), "15000") {
+	if res.IsError || fin.Status != deep.StatusVerifyFailed || fin.Attempts != 1 || fin.Problems[0].Code != report.ProblemClaimNumber || !strings.Contains(deepToolText(res), "15,000") {
 		t.Fatalf("deep_finalize of an unsupported number: %s %+v", deepToolText(res), fin)
 	}
 	res = deepCall(t, cs, "deep_finalize", map[string]any{"slug": st.Slug, "markdown": agent}, &fin)
@@ -179,9 +179,10 @@ func TestDeepTools(t *testing.T) {
 	if ps := report.Validate(md); ps != nil {
 		t.Errorf("validate: %v", ps)
 	}
+	// The failed verification of the agent's first report counts.
 	var status DeepStatusOut
 	deepCall(t, cs, "deep_status", map[string]any{}, &status)
-	if len(status.Topics) != 1 || status.Topics[0].Status != deep.StatusConfirmed || status.Topics[0].Attempts != 0 {
+	if len(status.Topics) != 1 || status.Topics[0].Status != deep.StatusConfirmed || status.Topics[0].Attempts != 1 {
 		t.Errorf("deep_status: %+v", status)
 	}
 	// A second agent asking for the same topic is pointed at the report.

@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"time"
 
@@ -120,6 +121,11 @@ type topic struct {
 	state  *State // nil: cleared (confirmed) or never written (an interrupted start)
 	unlock func()
 	search *searcher
+	// attempts and researched are the state's, once it is cleared: what
+	// the confirmed research went through (from events.jsonl when it was
+	// confirmed by another call).
+	attempts   int
+	researched []string
 }
 
 // openTopic locks a topic and reads its plan and state; a confirmed
@@ -144,6 +150,8 @@ func (o Options) openTopic(ctx context.Context, slug string) (*topic, error) {
 	if err != nil {
 		return nil, err
 	}
+	cleanTemps(dir)
+	cleanTemps(filepath.Join(dir, FindingsDir))
 	t := &topic{o: o, slug: slug, dir: dir, unlock: unlock}
 	if err := t.load(); err != nil {
 		unlock()
@@ -302,6 +310,7 @@ func (t *topic) phase() Phase {
 // Result is where a topic stands after a call.
 type Result struct {
 	Slug  string `json:"slug"`
+	Topic string `json:"topic"`
 	Phase Phase  `json:"phase" jsonschema:"search, gaps, synthesize, verify, blocked or confirmed"`
 	// Status is in_progress (no report yet), draft, confirmed, blocked, or
 	// verify_failed (the report given failed verification; problems say
@@ -311,6 +320,9 @@ type Result struct {
 	Report   string           `json:"report" jsonschema:"report.md's absolute path; empty while there is none"`
 	Attempts int              `json:"synthesis_attempts" jsonschema:"verifications that failed, 3 at the most"`
 	Problems []report.Problem `json:"problems,omitempty" jsonschema:"what the verification found, each one sentence naming the field and what to write"`
+	// SearchedAgain are the subtopics searched again because a file they
+	// cite changed before the verification.
+	SearchedAgain []string `json:"searched_again,omitempty" jsonschema:"subtopics searched again because a file their evidence cites changed"`
 }
 
 // The statuses of a Result.
@@ -323,7 +335,7 @@ const (
 )
 
 func (t *topic) result() *Result {
-	r := &Result{Slug: t.slug, Phase: t.phase(), Status: StatusInProgress}
+	r := &Result{Slug: t.slug, Topic: t.plan.Topic, Phase: t.phase(), Status: StatusInProgress}
 	if _, err := os.Stat(t.path(ReportFile)); err == nil {
 		r.Report = t.path(ReportFile)
 		r.Status = StatusDraft
@@ -335,9 +347,31 @@ func (t *topic) result() *Result {
 		r.Status, r.Problems = StatusBlocked, t.state.LastVerifierFeedback
 	}
 	if t.state != nil {
-		r.Attempts = t.state.SynthesisAttempts
+		r.Attempts, r.SearchedAgain = t.state.SynthesisAttempts, t.state.Researched
+	} else {
+		r.Attempts, r.SearchedAgain = t.confirmedCounts()
 	}
 	return r
+}
+
+// confirmedCounts are the failed verifications and the subtopics searched
+// again of a confirmed topic: as its confirmation left them, else as
+// events.jsonl's last REPORT_CONFIRMED says.
+func (t *topic) confirmedCounts() (int, []string) {
+	if t.attempts > 0 || len(t.researched) > 0 {
+		return t.attempts, t.researched
+	}
+	es, err := ReadEvents(t.path(EventsFile))
+	if err != nil {
+		return 0, nil
+	}
+	for i := len(es) - 1; i >= 0; i-- {
+		if es[i].Event == EventReportConfirmed {
+			n, _ := es[i].Fields["attempts"].(float64)
+			return int(n), nil
+		}
+	}
+	return 0, nil
 }
 
 // RunOptions say how far a run goes and what it verifies.
@@ -503,7 +537,7 @@ func (t *topic) searchPending(ctx context.Context, name string, alts []string, s
 		if err != nil {
 			return err
 		}
-		if err := os.MkdirAll(t.path(FindingsDir), 0o755); err != nil {
+		if err := mkdir(t.path(FindingsDir)); err != nil {
 			return err
 		}
 		if err := writeAtomic(t.path(FindingsDir, findingsName(i, sub.Name)), data); err != nil {
@@ -574,7 +608,7 @@ func (t *topic) gapCheck(ctx context.Context, alts []string, skipWeb bool) (*Fin
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(t.path(FindingsDir), 0o755); err != nil {
+	if err := mkdir(t.path(FindingsDir)); err != nil {
 		return nil, err
 	}
 	if err := writeAtomic(t.path(FindingsDir, findingsName(0, Followup)), data); err != nil {
@@ -595,6 +629,17 @@ func (t *topic) synthesize() error {
 	if err != nil {
 		return err
 	}
+	if !t.hasEvidence(all) {
+		// No report without evidence: the topic is blocked, its findings
+		// kept, with the sentence that says what to do.
+		st := t.state
+		st.Phase = PhaseBlocked
+		st.LastVerifierFeedback = []report.Problem{{Code: report.ProblemNoEvidence, Message: report.NoEvidenceSentence}}
+		if err := t.saveState(); err != nil {
+			return err
+		}
+		return t.event(EventBlocked, map[string]any{"reason": report.ProblemNoEvidence, "attempts": st.SynthesisAttempts})
+	}
 	md, err := t.render(all)
 	if err != nil {
 		return err
@@ -610,6 +655,19 @@ func (t *topic) synthesize() error {
 	return t.event(EventReportDraft, map[string]any{"attempt": t.state.SynthesisAttempts + 1})
 }
 
+// hasEvidence reports whether the findings hold evidence that a
+// verification has not left out.
+func (t *topic) hasEvidence(all []*Findings) bool {
+	for _, f := range all {
+		for _, e := range f.Evidence {
+			if t.state == nil || !slices.Contains(t.state.Excluded, e.Key) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // confirm is a passed verification, in the seed's order: report.md with
 // status: confirmed first (the sentinel), then the event, then the
 // state cleared.
@@ -622,7 +680,8 @@ func (t *topic) confirm(md []byte) error {
 		return err
 	}
 	t.checkpoint(PointSentinelWritten)
-	if err := t.event(EventReportConfirmed, map[string]any{"attempts": t.state.SynthesisAttempts}); err != nil {
+	t.attempts, t.researched = t.state.SynthesisAttempts, t.state.Researched
+	if err := t.event(EventReportConfirmed, map[string]any{"attempts": t.state.SynthesisAttempts, "searched_again": len(t.state.Researched)}); err != nil {
 		return err
 	}
 	return t.clearState()
@@ -635,27 +694,95 @@ func (t *topic) fail(md []byte, ps []report.Problem, own bool) error {
 	st := t.state
 	st.SynthesisAttempts++
 	st.LastVerifierFeedback = ps[:min(len(ps), 50)]
+	st.Phase = PhaseSynthesize
+	var again []string // subtopics to search again: a file they cite changed
+	followup := false
 	if own {
-		for _, k := range t.failedEvidence(md, ps) {
+		failed := t.failedEvidence(md, ps)
+		changed := t.changedEvidence(failed)
+		for _, k := range failed {
+			if subs, ok := changed[k]; ok {
+				for _, n := range subs {
+					if n == Followup {
+						followup = true
+					} else if !slices.Contains(again, n) {
+						again = append(again, n)
+					}
+				}
+				continue
+			}
 			if !containsFold(st.Excluded, k) {
 				st.Excluded = append(st.Excluded, k)
 			}
 		}
 	}
-	st.Phase = PhaseSynthesize
+	researched := slices.Clone(again)
+	if followup {
+		researched = append(researched, Followup)
+	}
+	if len(researched) > 0 {
+		// The findings are searched again, and rewritten: what the file
+		// says now is the evidence. The follow-up is the gap check's.
+		st.CompletedSubtopics = slices.DeleteFunc(st.CompletedSubtopics, func(n string) bool { return slices.Contains(again, n) })
+		for _, n := range researched {
+			if !slices.Contains(st.Researched, n) {
+				st.Researched = append(st.Researched, n)
+			}
+		}
+		st.Phase = PhaseGaps
+		if len(again) > 0 {
+			st.Phase = PhaseSearch
+		}
+		if t.search != nil {
+			t.search.files = map[string]*index.File{} // read the files anew
+		}
+	}
 	if st.SynthesisAttempts >= MaxAttempts {
 		st.Phase = PhaseBlocked
 	}
 	if err := t.saveState(); err != nil {
 		return err
 	}
-	if err := t.event(EventVerifyFail, map[string]any{"attempt": st.SynthesisAttempts, "problems": len(ps)}); err != nil {
+	if err := t.event(EventVerifyFail, map[string]any{"attempt": st.SynthesisAttempts, "problems": len(ps), "search_again": len(researched)}); err != nil {
 		return err
 	}
 	if st.Phase == PhaseBlocked {
 		return t.event(EventBlocked, map[string]any{"attempts": st.SynthesisAttempts})
 	}
+	if len(researched) > 0 {
+		return t.event(EventSearchAgain, map[string]any{"subtopics": len(again), "followup": followup, "reason": "cited_file_changed"})
+	}
 	return nil
+}
+
+// changedEvidence are the evidence among keys whose lines the file does
+// not say any more (changed, shortened or gone since the search), with
+// the subtopics whose findings hold them.
+func (t *topic) changedEvidence(keys []string) map[string][]string {
+	out := map[string][]string{}
+	all, err := t.allFindings()
+	if err != nil {
+		return out
+	}
+	now := map[string]*index.File{}
+	for _, f := range all {
+		for _, e := range f.Evidence {
+			if e.Kind != "local" || !slices.Contains(keys, e.Key) {
+				continue
+			}
+			file, ok := now[e.Path]
+			if !ok {
+				file, _ = index.ReadFile(t.o.Sources.Root, t.o.Sources.Rules, e.Path)
+				now[e.Path] = file
+			}
+			if file == nil || e.End > len(file.Lines) || e.Start < 1 || !slices.Equal(file.Lines[e.Start-1:e.End], e.Lines) {
+				if !slices.Contains(out[e.Key], f.Subtopic) {
+					out[e.Key] = append(out[e.Key], f.Subtopic)
+				}
+			}
+		}
+	}
+	return out
 }
 
 // SearchResult is the findings of one subtopic (deep_search).
@@ -811,6 +938,9 @@ type TopicStatus struct {
 	Followup  *SubtopicStatus  `json:"followup,omitempty"`
 	Gaps      []string         `json:"gaps,omitempty"`
 	Attempts  int              `json:"synthesis_attempts"`
+	// SearchedAgain are the subtopics searched again because a file they
+	// cite changed before the verification.
+	SearchedAgain []string `json:"searched_again,omitempty"`
 	// LastVerifierFeedback are the last verification's problems.
 	LastVerifierFeedback []report.Problem `json:"last_verifier_feedback,omitempty"`
 	StartedAt            string           `json:"started_at,omitempty"`
@@ -849,8 +979,9 @@ func Status(o Options, slug string) (*TopicStatus, error) {
 		r.Phase, r.Status = PhaseSearch, StatusInProgress
 	}
 	st.Phase, st.Status, st.Report = r.Phase, r.Status, r.Report
+	st.Attempts, st.SearchedAgain = r.Attempts, r.SearchedAgain
 	if t.state != nil {
-		st.Attempts, st.LastVerifierFeedback, st.Gaps = t.state.SynthesisAttempts, t.state.LastVerifierFeedback, t.state.Gaps
+		st.LastVerifierFeedback, st.Gaps = t.state.LastVerifierFeedback, t.state.Gaps
 		st.StartedAt, st.UpdatedAt = t.state.StartedAt.Format(time.RFC3339), t.state.UpdatedAt.Format(time.RFC3339)
 	}
 	sub := func(i int, name string, queries []string) SubtopicStatus {
@@ -947,8 +1078,8 @@ func Start(ctx context.Context, o Options, in StartInput) (*Started, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(root, 0o755); err != nil {
-		return nil, fmt.Errorf("create %s: %w", root, err)
+	if err := mkdir(root); err != nil {
+		return nil, err
 	}
 	unlock, err := lock(ctx, filepath.Join(root, startLock), o.LockTimeout, "the deep research folder "+root)
 	if err != nil {
@@ -970,18 +1101,26 @@ func Start(ctx context.Context, o Options, in StartInput) (*Started, error) {
 			break
 		}
 		if !errors.Is(err, fs.ErrExist) {
-			return nil, fmt.Errorf("create %s: %w", dir, err)
+			return nil, unwritable(dir, err)
 		}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("create a folder for the topic in %s: %w", root, err)
 	}
-	t := &topic{o: o, slug: slug, dir: dir, unlock: func() {}}
+	// The new topic's lock: a run of it that comes before its start has
+	// written the state waits (and cleans no temp file of the start).
+	unlockTopic, err := lock(ctx, filepath.Join(dir, lockFile), o.LockTimeout, "the topic "+slug)
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	t := &topic{o: o, slug: slug, dir: dir, unlock: unlockTopic}
 	started := false
 	defer func() {
 		if t.search != nil && t.search.local != nil {
 			t.search.local.Close()
 		}
+		unlockTopic()
 		if !started {
 			// Nothing half written: a start that failed leaves no topic.
 			os.RemoveAll(dir)
@@ -998,7 +1137,7 @@ func Start(ctx context.Context, o Options, in StartInput) (*Started, error) {
 	}
 	t.plan = Plan{Status: PlanStatus, Topic: topicText, Slug: slug, Subtopics: subs}
 	t.state = newState(t.plan, o.now(), o.Rand)
-	if err := os.MkdirAll(t.path(FindingsDir), 0o755); err != nil {
+	if err := mkdir(t.path(FindingsDir)); err != nil {
 		return nil, err
 	}
 	if err := t.event(EventStarted, map[string]any{"topic_chars": len([]rune(topicText))}); err != nil {

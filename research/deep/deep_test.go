@@ -14,6 +14,7 @@ import (
 
 	"lwr/config"
 	"lwr/config/configtest"
+	"lwr/index"
 	"lwr/policy"
 	"lwr/research"
 	"lwr/research/deep"
@@ -201,9 +202,9 @@ func TestProposedSubtopics(t *testing.T) {
 	res := run(t, ob, st.Slug, deep.RunOptions{SkipWeb: true})
 	md := checkConfirmed(t, rb, res.Report, true)
 	// The rule's table of amounts is the 日当 claim, with its rows; a row
-	// of another table is one row.
+	// of another table is that row with its column headers.
 	if !strings.Contains(md, "## 4. 日当\n\n- 日当は、出張中の食事代その他の諸雑費に充てるため、次の区分により支給する。 / ｜ 区分 ｜ 宿泊出張（1日につき） ｜ 日帰り出張（1日につき） ｜ / ｜ 役員 ｜ 4,000円 ｜ 2,000円 ｜") ||
-		!strings.Contains(md, "- ｜ 出張旅費 ｜ 出張時の交通費、宿泊料、日当 ｜ 旅費規程による ｜ [") {
+		!strings.Contains(md, "- ｜ 経費の区分 ｜ 例 ｜ 備考 ｜ / ｜ 出張旅費 ｜ 出張時の交通費、宿泊料、日当 ｜ 旅費規程による ｜ [") {
 		t.Errorf("rulesb report:\n%s", md)
 	}
 
@@ -216,10 +217,87 @@ func TestProposedSubtopics(t *testing.T) {
 	res = run(t, ob, st.Slug, deep.RunOptions{SkipWeb: true})
 	checkConfirmed(t, rb, res.Report, true)
 
+	// A request (全部まとめて, 教えて) is no facet, and a と inside a word
+	// (まとめて, こと, ひととおり, とりまとめる) splits nothing.
+	for _, topic := range []string{"出張の旅費規程を全部まとめて", "出張旅費のことを教えて"} {
+		st = start(t, o, topic, nil)
+		names = nil
+		for _, s := range st.Plan.Subtopics {
+			names = append(names, s.Name)
+			for _, q := range s.Queries {
+				if strings.Contains(q, "まとめ") || strings.Contains(q, "教え") {
+					t.Errorf("%s: the query %q of %q holds the request", topic, q, s.Name)
+				}
+			}
+		}
+		if want := []string{"出張の申請", "交通費", "日当", "宿泊料", "出張報告と精算"}; !slices.Equal(names, want) {
+			t.Errorf("%s: proposed %v, want %v", topic, names, want)
+		}
+	}
+	res = run(t, o, st.Slug, deep.RunOptions{SkipWeb: true})
+	md = checkConfirmed(t, root, res.Report, true)
+	if !strings.Contains(md, "## 4. 宿泊料\n\n- 宿泊料は、1泊につき次の額を上限として実費を支給する。 / 一般従業員　11,000円 / 課長以上　14,000円") || strings.Contains(md, report.SentenceInsufficient) {
+		t.Errorf("出張旅費のことを教えて:\n%s", md)
+	}
+	for _, topic := range []string{"経費精算のやり方をひととおり知りたい", "社用車の利用ルールをとりまとめる", "日当と宿泊料について調べて"} {
+		st = start(t, o, topic, nil)
+		for _, s := range st.Plan.Subtopics {
+			if strings.Contains(s.Name, "とおり") || strings.Contains(s.Name, "まとめ") || strings.Contains(s.Name, "調べ") {
+				t.Errorf("%s: the subtopic %q is a piece of a word or the request", topic, s.Name)
+			}
+		}
+		if topic == "日当と宿泊料について調べて" && (st.Plan.Subtopics[0].Name != "日当" || st.Plan.Subtopics[1].Name != "宿泊料") {
+			t.Errorf("%s: %+v", topic, st.Plan.Subtopics)
+		}
+	}
+
 	// The question's own facets come first; generic ones fill up.
 	st = start(t, o, "慶弔見舞金と慶弔休暇", nil)
 	if len(st.Plan.Subtopics) < 3 || st.Plan.Subtopics[0].Name != "慶弔見舞金" || st.Plan.Subtopics[1].Name != "慶弔休暇" {
 		t.Errorf("facets: %+v", st.Plan.Subtopics)
+	}
+}
+
+// Evidence is the subtopic's own passages, whole: the article a subtopic
+// names (第5条（交通費）, not only the line a search found best), run on
+// to its end across its table (第7条2–5項); a list item with its heading;
+// nothing off the topic (年末調整 is no 精算 of 出張旅費).
+func TestEvidenceUnits(t *testing.T) {
+	rb := configtest.TempDir(t)
+	researchtest.CopyTree(t, filepath.Join(researchtest.Repo(), "testdata", "rulesb"), rb)
+	o := options(t, rb, configtest.TempDir(t))
+	st := start(t, o, "出張旅費の規程", []deep.Subtopic{{Name: "日当"}, {Name: "宿泊料"}, {Name: "交通費"}, {Name: "仮払"}, {Name: "精算"}})
+	res := run(t, o, st.Slug, deep.RunOptions{SkipWeb: true})
+	md := checkConfirmed(t, rb, res.Report, true)
+	section := func(title string) string {
+		_, rest, _ := strings.Cut(md, "## "+title+"\n")
+		body, _, _ := strings.Cut(rest, "\n## ")
+		return body
+	}
+	for _, want := range []struct{ section, text string }{
+		{"1. 日当", "- 近距離外出については、日当を支給しない。 ["},
+		{"1. 日当", "- 宿泊出張の出発日及び帰着日は、それぞれ宿泊出張の日当を支給する。 ["},
+		{"2. 宿泊料", "宿泊雑費として1泊につき2,000円を支給する。 ["},
+		{"2. 宿泊料", "- 夜行列車、夜行バス又は機中泊の場合は、宿泊料を支給しない。 ["},
+		{"3. 交通費", "- 交通費は、最も経済的かつ合理的な経路及び方法による実費を支給する。 ["},
+		{"5. 精算", "- 出張者は、帰着後2週間以内に、経費精算システムにより出張旅費精算書を作成し"},
+	} {
+		if !strings.Contains(section(want.section), want.text) {
+			t.Errorf("%s does not state %q:\n%s", want.section, want.text, section(want.section))
+		}
+	}
+	for _, off := range []string{"年末調整", "確定申告"} {
+		if strings.Contains(section("5. 精算"), off) {
+			t.Errorf("精算 states %s:\n%s", off, section("5. 精算"))
+		}
+	}
+	d, _ := report.ParseDeep([]byte(md))
+	for _, sec := range d.Sections {
+		for _, c := range sec.Claims {
+			if strings.Contains(c.Text, "申請している") && !strings.Contains(c.Text, "よくある差戻しの理由") {
+				t.Errorf("the list item %q is stated without its heading", c.Text)
+			}
+		}
 	}
 }
 
@@ -417,13 +495,34 @@ func TestOwnDraftFails(t *testing.T) {
 	rule := filepath.Join(root, "規程", "旅費規程.md")
 	b, _ := os.ReadFile(rule)
 	os.WriteFile(rule, bytes.Replace(b, []byte("2,000円とする"), []byte("2,200円とする"), 1), 0o644)
+	// A cited file changed between the search and the verification: the
+	// subtopic is searched again, its findings rewritten, and the report
+	// states what the file says now; the failed verification is counted.
 	res = run(t, o, st.Slug, deep.RunOptions{SkipWeb: true})
 	md, _ = os.ReadFile(res.Report)
-	if res.Status != deep.StatusConfirmed || res.Attempts != 0 || !strings.Contains(string(md), report.SentenceInsufficient) ||
-		!strings.Contains(string(md), "検証で除いた証拠: 1件") || strings.Contains(string(md), "2,000円") {
+	if res.Status != deep.StatusConfirmed || res.Attempts != 1 || !slices.Equal(res.SearchedAgain, []string{"日当"}) ||
+		strings.Contains(string(md), report.SentenceInsufficient) || !strings.Contains(string(md), "日当は1日につき2,200円とする。") ||
+		!strings.Contains(string(md), "- 再検索: 日当") || strings.Contains(string(md), "2,000円") || strings.Contains(string(md), "検証で除いた") {
 		t.Fatalf("after a cited file changed: %+v\n%s", res, md)
 	}
 	checkConfirmed(t, root, res.Report, true)
+	if s, err := deep.Status(o, st.Slug); err != nil || s.Attempts != 1 {
+		t.Errorf("status of the confirmed topic: %+v %v", s, err)
+	}
+	es = events(t, st.Dir)
+	n := 0
+	for _, e := range es {
+		if e == deep.EventSubtopicDone {
+			n++
+		}
+	}
+	if n != 2 || !slices.Contains(es, deep.EventVerifyFail) || !slices.Contains(es, deep.EventSearchAgain) {
+		t.Errorf("events %v", es)
+	}
+	f, _ := os.ReadFile(filepath.Join(st.Dir, deep.FindingsDir, "01-日当.md"))
+	if !strings.Contains(string(f), "2,200円") || strings.Contains(string(f), "2,000円とする") {
+		t.Errorf("the findings were not rewritten:\n%s", f)
+	}
 }
 
 // Topics run at once in one workspace; one topic is worked on by one
@@ -563,10 +662,19 @@ func TestConfinementAndBadInput(t *testing.T) {
 		{Topic: "x", Subtopics: []deep.Subtopic{{Name: deep.Followup}}},
 		{Topic: "x", Subtopics: []deep.Subtopic{{Name: "a", Queries: []string{"1", "2", "3", "4"}}}},
 		{Topic: strings.Repeat("長", 501)},
+		// Only skip words: nothing to research.
+		{Topic: "ローカルのみ"},
+		{Topic: " オフライン 社内資料のみ "},
+		// More than 5 subtopics: a deep research is made for 3–5.
+		{Topic: "x", Subtopics: []deep.Subtopic{{Name: "a"}, {Name: "b"}, {Name: "c"}, {Name: "d"}, {Name: "e"}, {Name: "f"}}},
 	} {
 		if _, err := deep.Start(ctx, o, in); !errors.Is(err, deep.ErrInput) {
 			t.Errorf("start %+v: %v", in, err)
 		}
+	}
+	// Fewer than 3 given by the caller are fine.
+	if _, err := deep.Start(ctx, options(t, root, configtest.TempDir(t)), deep.StartInput{Topic: "出張旅費の規程", Subtopics: []deep.Subtopic{{Name: "日当"}}}); err != nil {
+		t.Errorf("one subtopic: %v", err)
 	}
 	if _, err := deep.Run(ctx, o, "x-20260601-abcd", deep.RunOptions{Until: deep.PhaseSearch, Report: []byte("x")}); !errors.Is(err, deep.ErrInput) {
 		t.Errorf("--until with a report: %v", err)
@@ -639,6 +747,132 @@ func TestFailedStartLeavesNothing(t *testing.T) {
 	for _, e := range ents {
 		if e.IsDir() {
 			t.Errorf("left %s", e.Name())
+		}
+	}
+}
+
+// Evidence from PDF and Office files stops at its article (a caption
+// over 第N条), a row left empty, a sheet and a part (a chart, a comment),
+// and shows a row's cells as people read them.
+func TestOfficeEvidence(t *testing.T) {
+	root := configtest.TempDir(t)
+	for _, name := range []string{"経費申請.xlsx", "就業規則_Word.pdf"} {
+		data, err := os.ReadFile(filepath.Join(researchtest.Repo(), "index", "extract", "testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		researchtest.WriteFile(t, filepath.Join(root, name), string(data))
+	}
+	office := index.Rules{Extensions: []string{".md", ".pdf", ".xlsx"}}
+	ctx := context.Background()
+	dir := filepath.Join(testIndexDir, "office")
+	ix, err := index.Open(ctx, index.Options{Root: root, Dir: dir, Rules: office})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ix.Build(ctx, index.BuildOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	ix.Close()
+	o := options(t, root, configtest.TempDir(t))
+	o.Sources.Rules = office
+	o.OpenLocal = func(context.Context) (local.Searcher, error) {
+		return local.NewSession(local.Options{Index: index.Options{Root: root, Dir: dir, Rules: office}}), nil
+	}
+	st := start(t, o, "経費申請と旅費", []deep.Subtopic{{Name: "宿泊費", Queries: []string{"宿泊費"}}, {Name: "宿泊料", Queries: []string{"宿泊料 日当"}}})
+	res := run(t, o, st.Slug, deep.RunOptions{SkipWeb: true})
+	md, err := os.ReadFile(res.Report)
+	if err != nil || res.Status != deep.StatusConfirmed {
+		t.Fatalf("%+v %v", res, err)
+	}
+	d, _ := report.ParseDeep(md)
+	var claims []string
+	for _, sec := range d.Sections {
+		for _, c := range sec.Claims {
+			claims = append(claims, c.Text)
+		}
+	}
+	all := strings.Join(claims, "\n")
+	// (Compared without spaces: how a PDF spaces 3,000 円 is the reader's.)
+	for _, want := range []string{"費目｜金額｜数量｜備考｜税率/宿泊費｜¥60,000｜｜領収書あり｜10%", "区分日当宿泊料/役員3,000円15,000円/一般社員2,000円12,000円"} {
+		if !strings.Contains(strings.ReplaceAll(all, " ", ""), want) {
+			t.Errorf("no claim states %q:\n%s", want, all)
+		}
+	}
+	for _, off := range []string{`\t`, "\t", "上限は一泊", "費目別の金額", "換算レート", "雑 則", "改廃"} {
+		if strings.Contains(all, off) {
+			t.Errorf("a claim runs on into %q:\n%s", off, all)
+		}
+	}
+}
+
+// A topic whose subtopics found no evidence is refused, as lwr research
+// refuses a question without evidence: blocked, no report written, the
+// problem saying what to do.
+func TestNoEvidenceBlocks(t *testing.T) {
+	root := rulesRoot(t)
+	ws := configtest.TempDir(t)
+	o := options(t, root, ws)
+	st := start(t, o, "量子コンピュータの冷却方式", []deep.Subtopic{{Name: "希釈冷凍機"}, {Name: "超伝導量子ビット"}})
+	res := run(t, o, st.Slug, deep.RunOptions{SkipWeb: true})
+	if res.Status != deep.StatusBlocked || res.Report != "" || len(res.Problems) != 1 || res.Problems[0].Code != report.ProblemNoEvidence || res.Topic != "量子コンピュータの冷却方式" {
+		t.Fatalf("run: %+v", res)
+	}
+
+	dir := filepath.Join(ws, "result", "research", "deep", st.Slug)
+	if _, err := os.Stat(filepath.Join(dir, deep.ReportFile)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a report was written: %v", err)
+	}
+	if ev := events(t, dir); ev[len(ev)-1] != deep.EventBlocked {
+		t.Errorf("events %v", ev)
+	}
+	if s, err := deep.Status(o, st.Slug); err != nil || s.Status != deep.StatusBlocked {
+		t.Errorf("status %+v %v", s, err)
+	}
+	// Subtopics lwr proposes are of the topic: a document the topic's
+	// search finds that does not speak of it (a guide that has 規程 in
+	// it) is neither a subtopic nor evidence.
+	other := researchtest.WriteTree(t, map[string]string{
+		"ガイド/Checkstyle利用ガイド.md": "# Checkstyle利用ガイド\n\n静的解析の規程です。チェック違反は3日以内に直す。\n",
+		"ガイド/Slack利用ガイドライン.md":   "# Slack利用ガイドライン\n\n出張中はステータスに出張と書く。海外出張では時差を書く。\n",
+	})
+	oo := options(t, other, configtest.TempDir(t))
+	st = start(t, oo, "出張旅費の規程", nil)
+	for _, s := range st.Plan.Subtopics {
+		if strings.Contains(s.Name, "Checkstyle") {
+			t.Errorf("proposed %q", s.Name)
+		}
+	}
+	res = run(t, oo, st.Slug, deep.RunOptions{SkipWeb: true})
+	if md, _ := os.ReadFile(res.Report); strings.Contains(string(md), "静的解析") {
+		t.Errorf("evidence of a document that does not speak of the topic:\n%s", md)
+	}
+}
+
+// A workspace that cannot be written is one sentence saying what to do;
+// the temp files a killed write left are cleaned when the topic is next
+// opened.
+func TestUnwritableAndTemps(t *testing.T) {
+	root := rulesRoot(t)
+	ws := configtest.TempDir(t)
+	// result is a file: the deep research folder cannot be made.
+	researchtest.WriteFile(t, filepath.Join(ws, "result"), "not a folder")
+	o := options(t, root, ws)
+	_, err := deep.Start(context.Background(), o, deep.StartInput{Topic: "出張旅費の規程", Subtopics: travel})
+	if !errors.Is(err, deep.ErrUnwritable) || !strings.Contains(err.Error(), "cannot write") || !strings.Contains(err.Error(), "--workspace") || strings.Contains(err.Error(), "mkdir") {
+		t.Errorf("start in an unwritable workspace: %v", err)
+	}
+
+	o = options(t, root, configtest.TempDir(t))
+	st := start(t, o, "出張旅費の規程", travel)
+	stale := []string{filepath.Join(st.Dir, ".state.json.tmp-0123456789ab"), filepath.Join(st.Dir, deep.FindingsDir, ".01-日当.md.tmp-0123456789ab")}
+	for _, p := range stale {
+		researchtest.WriteFile(t, p, "{")
+	}
+	run(t, o, st.Slug, deep.RunOptions{SkipWeb: true, Until: deep.PhaseSearch})
+	for _, p := range stale {
+		if _, err := os.Stat(p); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s left: %v", filepath.Base(p), err)
 		}
 	}
 }

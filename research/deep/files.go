@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
+
+	"lwr/research/local"
 )
 
 // Errors callers branch on.
@@ -26,13 +28,40 @@ var (
 	// ErrNoTopic is a slug with no deep research in the workspace.
 	ErrNoTopic = errors.New("no such deep research")
 	// ErrBusy is a topic another process works on.
-	ErrBusy = errors.New("the topic is in use")
+	ErrBusy = fmt.Errorf("the topic is %w", local.ErrInUse)
 	// ErrOutsideWorkspace is a deep research folder that leads out of the
 	// workspace (through a symbolic link).
 	ErrOutsideWorkspace = errors.New("path outside the workspace")
 	// ErrDamaged is a state, plan or findings file lwr cannot read.
 	ErrDamaged = errors.New("damaged deep research file")
+	// ErrUnwritable is a deep research folder lwr cannot write in (a
+	// read-only workspace, a full disk).
+	ErrUnwritable = errors.New("the deep research folder cannot be written")
 )
+
+// unwritable is the error of a file or folder p of the deep research
+// folder that cannot be written: one sentence with the reason and what
+// to do.
+func unwritable(p string, err error) error {
+	why := err
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		why = pe.Err
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		why = le.Err
+	}
+	return errorf(ErrUnwritable, "cannot write %s (%v); run lwr in a workspace you can write, or give --workspace a folder you can write", filepath.ToSlash(p), why)
+}
+
+// mkdir creates a folder of the deep research folder (and its parents).
+func mkdir(p string) error {
+	if err := os.MkdirAll(p, 0o755); err != nil {
+		return unwritable(p, err)
+	}
+	return nil
+}
 
 // Bounds of the files read.
 const (
@@ -75,18 +104,18 @@ func writeAtomic(p string, data []byte) error {
 	tmp := filepath.Join(filepath.Dir(p), "."+filepath.Base(p)+".tmp-"+hex.EncodeToString(b[:]))
 	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
-		return fmt.Errorf("write %s: %w", p, err)
+		return unwritable(p, err)
 	}
 	_, werr := f.Write(data)
 	serr := f.Sync()
 	cerr := f.Close()
-	if err := errors.Join(werr, serr, cerr); err != nil {
+	if err := cmpErr(werr, serr, cerr); err != nil {
 		os.Remove(tmp)
-		return fmt.Errorf("write %s: %w", p, err)
+		return unwritable(p, err)
 	}
 	if err := os.Rename(tmp, p); err != nil {
 		os.Remove(tmp)
-		return fmt.Errorf("write %s: %w", p, err)
+		return unwritable(p, err)
 	}
 	syncDir(filepath.Dir(p))
 	return nil
@@ -143,7 +172,7 @@ func lock(ctx context.Context, p string, timeout time.Duration, what string) (fu
 	for {
 		ok, err := lk.TryLock()
 		if err != nil {
-			return nil, fmt.Errorf("lock %s: %w", p, err)
+			return nil, unwritable(p, err)
 		}
 		if ok {
 			return func() { _ = lk.Unlock() }, nil
@@ -167,6 +196,7 @@ const (
 	EventGapCheckComplete = "GAP_CHECK_COMPLETE"
 	EventReportDraft      = "REPORT_DRAFT"
 	EventVerifyFail       = "VERIFY_FAIL"
+	EventSearchAgain      = "SEARCH_AGAIN" // a file cited changed: its subtopics are searched again
 	EventReportConfirmed  = "REPORT_CONFIRMED"
 	EventRecovered        = "REPORT_CONFIRMED_RECOVERED"
 	EventBlocked          = "BLOCKED"
@@ -198,13 +228,13 @@ func appendEvent(p string, e Event) error {
 	}
 	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 	if err != nil {
-		return fmt.Errorf("log %s: %w", e.Event, err)
+		return unwritable(p, err)
 	}
 	_, werr := f.Write(append(line, '\n'))
 	serr := f.Sync()
 	cerr := f.Close()
-	if err := errors.Join(werr, serr, cerr); err != nil {
-		return fmt.Errorf("log %s: %w", e.Event, err)
+	if err := cmpErr(werr, serr, cerr); err != nil {
+		return unwritable(p, err)
 	}
 	return nil
 }
@@ -236,8 +266,32 @@ type kindError struct {
 }
 
 func (e *kindError) Error() string        { return e.msg }
-func (e *kindError) Is(target error) bool { return target == e.kind }
+func (e *kindError) Is(target error) bool { return errors.Is(e.kind, target) }
 
 func errorf(kind error, format string, args ...any) error {
 	return &kindError{kind: kind, msg: fmt.Sprintf(format, args...)}
+}
+
+// cmpErr is the first error of a write, its sync and its close.
+func cmpErr(errs ...error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// cleanTemps removes the temp files a killed write left in dir (the
+// topic's lock is held: no write of another process is under way).
+func cleanTemps(dir string) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		if n := e.Name(); e.Type().IsRegular() && strings.HasPrefix(n, ".") && strings.Contains(n, ".tmp-") {
+			os.Remove(filepath.Join(dir, n))
+		}
+	}
 }

@@ -46,8 +46,10 @@ type Evidence struct {
 	Kind  string `json:"kind"` // local or web
 	Query string `json:"query"`
 	// Claim is what the evidence states, in its own words (the lines
-	// joined with " / ", or the web snippet's first sentence).
+	// joined with " / ", or the web snippet's first sentence); Claims the
+	// same, a claim per paragraph of an article (empty for one claim).
 	Claim  string   `json:"claim"`
+	Claims []string `json:"claims,omitempty"`
 	Labels []string `json:"labels,omitempty"`
 
 	Path       string   `json:"path,omitempty"` // relative to the source root
@@ -61,6 +63,10 @@ type Evidence struct {
 	Where      string   `json:"where,omitempty"` // p.3, シート「…」 行12 (PDF and Office)
 
 	Page *WebPage `json:"page,omitempty"`
+
+	// head is the first lines of the document (its title, its issuer):
+	// what it is about, when the search finds it (not kept).
+	head string
 }
 
 // WebPage is a web result as lwr fetched it.
@@ -112,7 +118,9 @@ func renderFindings(f *Findings) ([]byte, error) {
 		b.WriteString(report.SentenceInsufficient + "\n")
 	}
 	for i, e := range f.Evidence {
-		fmt.Fprintf(&b, "- %s [E%d]\n", shownClaim(e), i+1)
+		for _, c := range shownClaims(e) {
+			fmt.Fprintf(&b, "- %s [E%d]\n", c, i+1)
+		}
 	}
 	b.WriteString("\n## SOURCES\n\n")
 	for i, e := range f.Evidence {
@@ -161,25 +169,38 @@ func parseFindings(data []byte) (*Findings, error) {
 	return &f, nil
 }
 
-// shownClaim is a claim as a report shows it: a document's text escaped
-// (report.Text), a web text so that it links nothing (report.Inline);
-// with the labels that state no number (a label with a number goes with
-// the source, where no claim's numbers are checked against it).
-func shownClaim(e Evidence) string {
-	s := report.Text(e.Claim)
-	if e.Kind == "web" {
-		s = report.Inline(e.Claim)
+// claims are what the evidence states, a claim per paragraph.
+func (e Evidence) claims() []string {
+	if len(e.Claims) > 0 {
+		return e.Claims
 	}
+	return []string{e.Claim}
+}
+
+// shownClaims are the claims as a report shows them: a document's text
+// escaped (report.Text), a web text so that it links nothing
+// (report.Inline); each with the labels that state no number (a label
+// with a number goes with the source, where no claim's numbers are
+// checked against it).
+func shownClaims(e Evidence) []string {
 	var ls []string
 	for _, l := range e.Labels {
 		if len(report.Numbers(l)) == 0 {
 			ls = append(ls, report.Text(l))
 		}
 	}
-	if len(ls) > 0 {
-		s += "【" + strings.Join(ls, "・") + "】"
+	var out []string
+	for _, c := range e.claims() {
+		s := report.Text(c)
+		if e.Kind == "web" {
+			s = report.Inline(c)
+		}
+		if len(ls) > 0 {
+			s += "【" + strings.Join(ls, "・") + "】"
+		}
+		out = append(out, s)
 	}
-	return s
+	return out
 }
 
 // writeSource writes a source block: "### [ref] name", the citation or

@@ -9,6 +9,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"lwr/research/report"
+	"lwr/research/understand"
 )
 
 // Followup is the name of the subtopic the gap check adds when the
@@ -18,7 +19,7 @@ const Followup = "_followup"
 // Bounds of a plan.
 const (
 	MinSubtopics     = 1 // given by the caller
-	MaxSubtopics     = 8
+	MaxSubtopics     = 5
 	ProposeMin       = 3 // proposed by lwr
 	ProposeMax       = 5
 	MaxQueries       = 3
@@ -34,6 +35,9 @@ type Subtopic struct {
 	// Alternatives are words in the documents' formal vocabulary, added
 	// to every query of the subtopic at a lower weight.
 	Alternatives []string `yaml:"alternatives,omitempty" json:"alternatives,omitempty" jsonschema:"3–5 words in the documents' formal vocabulary (有休 → 年次有給休暇, 付与), added to its searches"`
+	// Proposed: lwr proposed the subtopic (it was not asked for by
+	// name), so its evidence must speak of the topic.
+	Proposed bool `yaml:"proposed,omitempty" json:"-"`
 }
 
 // Plan is plan.md: the topic, its slug and its subtopics.
@@ -57,6 +61,8 @@ func checkTopic(topic string) (string, error) {
 		return "", errorf(ErrInput, "the topic is not UTF-8 text")
 	case utf8.RuneCountInString(t) > maxTopicChars:
 		return "", errorf(ErrInput, "the topic has %d characters; give at most %d", utf8.RuneCountInString(t), maxTopicChars)
+	case strings.TrimSpace(understand.StripSkipWords(t)) == "":
+		return "", errorf(ErrInput, "the topic has only skip words (%s); give the question to research, e.g. lwr deep start 出張旅費の規程 (to search the documents alone, run it with lwr deep run --skip-web)", strings.Join(understand.SkipWebWords, ", "))
 	}
 	return t, nil
 }
@@ -65,7 +71,7 @@ func checkTopic(topic string) (string, error) {
 // queries when it has none: its name, and the topic with its name.
 func checkSubtopics(topic string, subs []Subtopic) ([]Subtopic, error) {
 	if len(subs) > MaxSubtopics {
-		return nil, errorf(ErrInput, "%d subtopics; give at most %d (3–5 is what a deep research is made for)", len(subs), MaxSubtopics)
+		return nil, errorf(ErrInput, "%d subtopics: give at most %d — a deep research is made for 3–5 (fewer are fine); research the rest as a topic of its own", len(subs), MaxSubtopics)
 	}
 	seen := map[string]bool{}
 	out := make([]Subtopic, 0, len(subs))
@@ -97,7 +103,7 @@ func checkSubtopics(topic string, subs []Subtopic) ([]Subtopic, error) {
 			}
 		}
 		if len(qs) == 0 {
-			qs = defaultQueries(topic, name)
+			qs = defaultQueries(topicCore(topic), name)
 		}
 		alts, err := checkAlternatives(s.Alternatives)
 		if err != nil {
@@ -106,6 +112,19 @@ func checkSubtopics(topic string, subs []Subtopic) ([]Subtopic, error) {
 		out = append(out, Subtopic{Name: name, Queries: qs, Alternatives: alts})
 	}
 	return out, nil
+}
+
+// topicCore is the topic without the request that ends it (出張の旅費規程を
+// 全部まとめて → 出張の旅費規程), read by the analyzer only when the
+// topic holds a request word.
+func topicCore(topic string) string {
+	for w := range requestWords {
+		if strings.Contains(topic, w) || strings.Contains(topic, strings.TrimSuffix(w, "る")) {
+			_, core := question(topic)
+			return core
+		}
+	}
+	return topic
 }
 
 // defaultQueries are a subtopic's queries when none are given: its name,

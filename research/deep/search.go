@@ -4,13 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"lwr/analyzer"
+	"lwr/analyzer/lazyre"
 	"lwr/index"
 	"lwr/research"
 	"lwr/research/local"
@@ -25,15 +26,6 @@ const (
 	maxClaimChars    = 300 // a longer claim is cut at a " / " between lines
 	maxFollowups     = 5   // queries of the _followup subtopic
 )
-
-// articleTitle is a rule's article heading: 第4条（日当）.
-var articleTitle = regexp.MustCompile(`^第[0-9０-９一二三四五六七八九十百千]+条\s*[（(][^）)]*[）)]\s*$`)
-
-// bullet is a list item's marker (the claim is a list item itself).
-var bullet = regexp.MustCompile(`^[-*+・]\s+`)
-
-// tableRule is a table's border row.
-var tableRule = regexp.MustCompile(`^\|?[\s:\-|]+\|?$`)
 
 // searcher runs the searches of one run, reading cited files once.
 type searcher struct {
@@ -97,6 +89,7 @@ func (s *searcher) searchSubtopic(ctx context.Context, topic string, sub Subtopi
 	var words []string
 	var cands []Evidence
 	pages := map[string]bool{}
+	tw := topicWords(topic)
 	for _, q := range sub.Queries {
 		qr := QueryResult{Query: q}
 		r, err := s.query(ctx, q, sub.Alternatives, skipWeb, understanding)
@@ -120,6 +113,15 @@ func (s *searcher) searchSubtopic(ctx context.Context, topic string, sub Subtopi
 				f.Web = append(f.Web, webPage(w))
 			}
 		}
+		// The subtopic's own passages of the files found (第5条（交通費）
+		// for 交通費), besides the passage each file's search found best.
+		if sub.Name != Followup {
+			for _, e := range s.titled(r, sub.Name, q) {
+				if !overlaps(cands, e) && !overlapsAny(skip, e) {
+					cands = append(cands, e)
+				}
+			}
+		}
 		for _, p := range r.Conclusion.Points {
 			e, ok := s.evidence(r, p, q)
 			if !ok || overlaps(cands, e) || overlapsAny(skip, e) {
@@ -129,8 +131,23 @@ func (s *searcher) searchSubtopic(ctx context.Context, topic string, sub Subtopi
 		}
 		f.Searches = append(f.Searches, qr)
 	}
+	// Evidence is about the topic too (年末調整 is no 精算 of 出張旅費);
+	// when none of it names the topic, the subtopic's own is kept if the
+	// caller asked for it by name. The follow-up's evidence holds what
+	// its query looks for besides the topic (a gap's word), and the topic.
+	onTopic := sub.Proposed || sub.Name == Followup ||
+		slices.ContainsFunc(cands, func(e Evidence) bool { return about(e, words) && aboutTopic(e, tw) })
 	for _, e := range cands {
+		if onTopic && !aboutTopic(e, tw) {
+			continue
+		}
+		if sub.Name == Followup && !aboutTopic(e, queryWords(e.Query, tw)) {
+			continue
+		}
 		if len(f.Evidence) < maxEvidence && (sub.Name == Followup || about(e, words)) {
+			if sub.Name != Followup {
+				e = focus(e, sub.Name, words)
+			}
 			f.Evidence = append(f.Evidence, e)
 			for i := range f.Searches {
 				if f.Searches[i].Query == e.Query {
@@ -187,6 +204,12 @@ func about(e Evidence, words []string) bool {
 	if e.Page != nil {
 		text += "\n" + analyzer.Fold(e.Page.Title+"\n"+e.Page.Snippet)
 	}
+	return holds(text, words)
+}
+
+// holds reports whether folded text holds more than half of words (all
+// of them when there are two or fewer).
+func holds(text string, words []string) bool {
 	n := 0
 	for _, w := range words {
 		if strings.Contains(text, w) {
@@ -197,6 +220,146 @@ func about(e Evidence, words []string) bool {
 		return n == len(words)
 	}
 	return 2*n > len(words)
+}
+
+// focus narrows the claims of evidence that a unit larger than the
+// subtopic holds (an article on another matter, a list of reasons) to
+// the paragraphs and list items that are about the subtopic, a list's
+// lead-in kept; evidence titled by the subtopic, or none of whose parts
+// is about it alone, is left whole. The citation stays the whole unit.
+func focus(e Evidence, name string, words []string) Evidence {
+	if e.Kind != "local" || len(words) == 0 || e.ClaimStart <= 0 || e.ClaimStart < e.Start || e.ClaimStart > e.End {
+		return e
+	}
+	if e.ClaimStart > e.Start && strings.Contains(fold(e.Lines[0]), fold(name)) {
+		return e // titled by the subtopic
+	}
+	if len(e.Claims) > 1 {
+		var keep []string
+		for _, c := range e.Claims {
+			if holds(analyzer.Fold(c), words) {
+				keep = append(keep, c)
+			}
+		}
+		if len(keep) > 0 && len(keep) < len(e.Claims) {
+			e.Claims, e.Claim = keep, strings.Join(keep, " / ")
+			if len(keep) == 1 {
+				e.Claims = nil
+			}
+		}
+		return e
+	}
+	// A list after its lead-in: the lead-in and the items about it.
+	body := e.Lines[e.ClaimStart-e.Start:]
+	if len(body) < 3 || listItem.MatchString(body[0]) {
+		return e
+	}
+	f := &index.File{Lines: body}
+	idx := []int{1}
+	items := 0
+	for i := 2; i <= len(body); i++ {
+		if strings.TrimSpace(body[i-1]) == "" {
+			continue
+		}
+		if !listItem.MatchString(body[i-1]) {
+			return e
+		}
+		items++
+		if holds(analyzer.Fold(body[i-1]), words) {
+			idx = append(idx, i)
+		}
+	}
+	if len(idx) > 1 && len(idx)-1 < items {
+		e.Claim, e.Claims = joinClaim(f, idx), nil
+	}
+	return e
+}
+
+// titled is the evidence of the units titled by a subtopic in the files
+// a search found, with the labels of each file's key point.
+func (s *searcher) titled(r *research.Report, name, q string) []Evidence {
+	labels := map[string][]string{}
+	for _, p := range r.Conclusion.Points {
+		labels[p.Ref] = p.Labels
+	}
+	var out []Evidence
+	for _, hs := range [][]research.Hit{r.Local.Hits, r.Deep.Hits} {
+		for i := range hs {
+			h := &hs[i]
+			file, err := s.read(h.Path)
+			if err != nil {
+				continue
+			}
+			for _, u := range titledUnits(file, fold(name)) {
+				if e, ok := localEvidence(file, h, u, labels[h.Ref], q); ok {
+					out = append(out, e)
+				}
+			}
+		}
+	}
+	// A rule's article named by the subtopic first (第7条（宿泊料）), then
+	// an article that holds its name, then a section (## 宿泊料の見直し).
+	rank := func(e Evidence) int {
+		t := strings.TrimSpace(e.Lines[0])
+		switch {
+		case articleTitle.MatchString(t) && (strings.Contains(fold(t), "（"+fold(name)+"）") || strings.Contains(fold(t), "("+fold(name)+")")):
+			return 0
+		case articleTitle.MatchString(t):
+			return 1
+		}
+		return 2
+	}
+	slices.SortStableFunc(out, func(a, b Evidence) int { return rank(a) - rank(b) })
+	return out
+}
+
+// topicWords are the content words of a topic, as the analyzer reads
+// them, besides the words that name no document (規程, ルール) and the
+// request (全部まとめて).
+func topicWords(topic string) []string {
+	var out []string
+	for _, t := range analyzer.Default().Tokens(topicCore(topic)) {
+		noun := t.Kind == analyzer.KindLatin || strings.HasPrefix(t.POS, "名詞") && t.POS != "名詞,接尾" && t.POS != "名詞,数"
+		if w := analyzer.Fold(t.Term); noun && !topicFiller[w] && !requestWords[w] && !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// queryWords are the content words of a query besides the topic's;
+// nil for none (aboutTopic then holds for any evidence, so a query of
+// the topic's words alone asks for nothing more).
+func queryWords(q string, topic []string) []string {
+	var out []string
+	for _, w := range topicWords(q) {
+		if !slices.Contains(topic, w) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// aboutTopic reports whether evidence names one of the topic's words:
+// in its lines, its document's title or its path (any evidence when the
+// topic has none).
+func aboutTopic(e Evidence, words []string) bool {
+	if len(words) == 0 {
+		return true
+	}
+	text := e.Title + "\n" + e.head + "\n" + e.Path + "\n" + e.Claim + "\n" + strings.Join(e.Lines, "\n")
+	if e.Page != nil {
+		text += "\n" + e.Page.Title + "\n" + e.Page.Snippet
+	}
+	// A PDF spaces the characters of a heading (旅 費): compared without
+	// spaces.
+	text = strings.Join(strings.Fields(analyzer.Fold(text)), "")
+	for _, w := range words {
+		if strings.Contains(text, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // overlapsAny reports whether another subtopic has the evidence.
@@ -263,69 +426,60 @@ func (s *searcher) evidence(r *research.Report, p research.Point, q string) (Evi
 	if err != nil {
 		return Evidence{}, false
 	}
-	lines := file.Lines
 	first := p.Line
 	if first <= 0 {
 		first = hit.Match.StartLine
 	}
 	last := max(p.EndLine, first)
-	if first < 1 || last > len(lines) {
+	if first < 1 || last > len(file.Lines) {
 		return Evidence{}, false
 	}
-	// A table row is a unit of its own: it does not run on into the next
-	// row (a rule's lead-in does run on into its table).
-	row := strings.HasPrefix(strings.TrimSpace(lines[first-1]), "|")
-	if row {
-		last = first
-	}
-	for !row && last+1 <= len(lines) && last-first+1 < maxEvidenceLines {
-		t := strings.TrimSpace(lines[last])
-		if t == "" || strings.HasPrefix(t, "#") || articleTitle.MatchString(t) {
-			break
-		}
-		last++
-	}
-	start := first
-	if first > 1 {
-		t := strings.TrimSpace(lines[first-2])
-		if articleTitle.MatchString(t) || strings.HasPrefix(t, "##") {
-			start = first - 1
-		}
-	}
-	var parts []string
-	for _, l := range lines[first-1 : last] {
-		if t := strings.TrimSpace(l); t != "" && !tableRule.MatchString(t) {
-			parts = append(parts, strings.TrimSpace(bullet.ReplaceAllString(t, "")))
-		}
-	}
-	claim := strings.Join(parts, " / ")
-	if utf8.RuneCountInString(claim) > maxClaimChars {
-		// Cut between two lines, never inside one (a number cut in two
-		// would be a number no line states).
-		for n := len(parts) - 1; n >= 1; n-- {
-			if c := strings.Join(parts[:n], " / "); utf8.RuneCountInString(c) <= maxClaimChars {
-				claim = c + " / …"
-				break
-			}
-		}
-	}
-	if claim == "" {
+	return localEvidence(file, hit, unitOf(file, first, last), p.Labels, q)
+}
+
+// localEvidence is the evidence of a unit of a document a search found.
+func localEvidence(file *index.File, hit *research.Hit, u span, labels []string, q string) (Evidence, bool) {
+	if len(u.claims) == 0 || u.start < 1 || u.end > len(file.Lines) {
 		return Evidence{}, false
 	}
 	abs := filepath.ToSlash(file.Abs)
 	e := Evidence{
-		Key: fmt.Sprintf("%s#L%d-L%d", hit.Path, start, last), Kind: "local", Query: q, Claim: claim, Labels: p.Labels,
-		Path: hit.Path, Abs: abs, Start: start, End: last, ClaimStart: first, Lines: append([]string(nil), lines[start-1:last]...), Edition: hit.Edition(),
+		Key: fmt.Sprintf("%s#L%d-L%d", hit.Path, u.start, u.end), Kind: "local", Query: q, Claim: strings.Join(u.claims, " / "), Labels: slices.Clone(labels),
+		Path: hit.Path, Abs: abs, Start: u.start, End: u.end, ClaimStart: u.claimStart, Lines: append([]string(nil), file.Lines[u.start-1:u.end]...), Edition: hit.Edition(),
 		Title: hit.Match.Title,
 	}
-	if start-1 < len(file.Locators) {
-		e.Where = file.Locators[start-1].Label()
+	if len(u.claims) > 1 {
+		e.Claims = u.claims
+	}
+	var head []string
+	for _, l := range file.Lines {
+		if t := strings.TrimSpace(l); t != "" && len(head) < 3 {
+			head = append(head, t)
+		}
+	}
+	e.head = strings.Join(head, "\n")
+	if e.Title == "" || e.Title == path.Base(hit.Path) {
+		// A document without a title of its own (a sheet, a PDF): the first
+		// line of the part the evidence stands in says what it is about.
+		e.Title = report.Cut(leadOf(file, u.start), 120)
+	}
+	if u.start-1 < len(file.Locators) {
+		l := file.Locators[u.start-1]
+		e.Where = l.Label()
+		if l.Hidden && !slices.Contains(e.Labels, HiddenLabel) {
+			// What a hidden sheet says is a draft or a note, never the rule
+			// without saying so.
+			e.Labels = append(e.Labels, HiddenLabel)
+		}
 	}
 	return e, true
 }
 
+// HiddenLabel marks a claim read from a hidden sheet.
+const HiddenLabel = "非表示シートの記載（規程の本文ではない）"
+
 // sentenceEnd ends a sentence of a web snippet.
-var sentenceEnd = regexp.MustCompile(`[。．！？!?]|\. `)
+var sentenceEnd = lazyre.New(`[。．！？!?]|\. `)
 
 // firstSentence is a snippet's first sentence.
 func firstSentence(s string) string {

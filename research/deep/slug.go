@@ -5,12 +5,13 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
-	"regexp"
 	"strings"
 	"time"
 	"unicode"
 
 	"golang.org/x/text/unicode/norm"
+
+	"lwr/analyzer/lazyre"
 )
 
 // Lengths of the parts of names (in characters).
@@ -64,7 +65,7 @@ func NewSlug(topic string, now time.Time, rnd io.Reader) (string, error) {
 	return fmt.Sprintf("%s-%s-%s", k, now.UTC().Format("20060102"), hex.EncodeToString(b[:])), nil
 }
 
-var slugTail = regexp.MustCompile(`-[0-9]{8}-[0-9a-f]{4}$`)
+var slugTail = lazyre.New(`-[0-9]{8}-[0-9a-f]{4}$`)
 
 // CheckSlug accepts what NewSlug makes and nothing else: so a slug from
 // the command line or an agent names a folder of the deep research
@@ -79,7 +80,7 @@ func CheckSlug(s string) error {
 
 // reserved are the names Windows gives devices, in any case and with any
 // extension.
-var reserved = regexp.MustCompile(`(?i)^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$)(\..*)?$`)
+var reserved = lazyre.New(`(?i)^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$)(\..*)?$`)
 
 // SafeName reports whether a file name is safe on Windows as on the other
 // systems: not empty, none of < > : " / \ | ? * or control characters,

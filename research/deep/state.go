@@ -71,6 +71,9 @@ type State struct {
 	// own draft failed on it.
 	DraftSHA256 string   `json:"draft_sha256,omitempty"`
 	Excluded    []string `json:"excluded,omitempty"`
+	// Researched are the subtopics searched again because a file their
+	// evidence cites changed before the verification.
+	Researched []string `json:"researched,omitempty"`
 }
 
 // StateVersion is the version of state.json.

@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"fmt"
 	"path/filepath"
-	"regexp"
+	"slices"
 	"strings"
 	"time"
 
+	"lwr/analyzer/lazyre"
 	"lwr/research/report"
 )
 
@@ -41,6 +42,29 @@ func (t *topic) render(all []*Findings) ([]byte, error) {
 		fmt.Fprintf(&b, "- ギャップ: %d件（「%s」で再検索）\n", len(st.Gaps), report.Text(FollowupTitle))
 	} else {
 		b.WriteString("- ギャップ: なし\n")
+	}
+	// The subtopics the findings leave without a claim are gaps too.
+	var empty []string
+	for _, f := range all {
+		if f.Subtopic == Followup {
+			continue
+		}
+		if !slices.ContainsFunc(f.Evidence, func(e Evidence) bool { return !excluded[e.Key] }) {
+			empty = append(empty, report.Text(f.Subtopic))
+		}
+	}
+	if len(empty) > 0 {
+		fmt.Fprintf(&b, "- 資料の見つからないサブトピック: %s\n", strings.Join(empty, "、"))
+	}
+	if len(st.Researched) > 0 {
+		names := make([]string, len(st.Researched))
+		for i, n := range st.Researched {
+			names[i] = report.Text(n)
+			if n == Followup {
+				names[i] = report.Text(FollowupTitle)
+			}
+		}
+		fmt.Fprintf(&b, "- 再検索: %s（検証の時に引用元の資料が変わっていた）\n", strings.Join(names, "、"))
 	}
 	if len(st.Excluded) > 0 {
 		fmt.Fprintf(&b, "- 検証で除いた証拠: %d件（引用行が資料と一致しなかった）\n", len(st.Excluded))
@@ -95,8 +119,11 @@ func (t *topic) render(all []*Findings) ([]byte, error) {
 		}
 		claims := 0
 		for _, e := range shown {
-			fmt.Fprintf(&b, "- %s [%s]\n", shownClaim(e), ref(e))
-			claims++
+			r := ref(e)
+			for _, c := range shownClaims(e) {
+				fmt.Fprintf(&b, "- %s [%s]\n", c, r)
+				claims++
+			}
 		}
 		if claims == 0 {
 			b.WriteString(report.SentenceInsufficient + "\n")
@@ -120,7 +147,7 @@ func (t *topic) render(all []*Findings) ([]byte, error) {
 	return md, nil
 }
 
-var statusLine = regexp.MustCompile(`(?m)^status:[^\n]*$`)
+var statusLine = lazyre.New(`(?m)^status:[^\n]*$`)
 
 // setStatus sets the status of a deep report's front matter.
 func setStatus(md []byte, status string) ([]byte, error) {

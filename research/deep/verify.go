@@ -9,19 +9,20 @@ import (
 	"lwr/research/report"
 )
 
-// verify is phase 5 on a report: its form (report.Validate), every
-// local citation's file, lines and quote and every claim's numbers
-// against its cited lines (report.VerifySources), that it is this
-// topic's draft, and every web source against the pages lwr fetched for
-// the topic. It returns nil when all of it holds.
+// verify is phase 5 on a report: its form and every local citation's
+// file, lines and quote and every claim's numbers against its cited
+// lines (report.Check), that it is this topic's draft, and every web
+// source against the pages lwr fetched for the topic — every problem at
+// once. It returns nil when all of it holds.
 func (t *topic) verify(md []byte) []report.Problem {
-	ps := report.Validate(md)
-	if len(ps) == 0 && report.KindOf(md) != report.KindDeep {
-		ps = []report.Problem{{Code: report.ProblemFrontMatter, Line: 1, Message: "front matter: start the report with --- lines holding kind: deep, status: draft, topic and slug (a deep report, not a research report)"}}
+	if report.KindOf(md) != report.KindDeep {
+		if ps := report.Validate(md); len(ps) > 0 && ps[0].Code == report.ProblemEncoding {
+			return ps
+		}
+		return []report.Problem{{Code: report.ProblemFrontMatter, Line: 1, Message: "front matter: start the report with --- lines holding kind: deep, status: draft, topic and slug (a deep report, not a research report)"}}
 	}
-	if len(ps) > 0 {
-		return ps
-	}
+	// Every problem at once: the form's and the citations'.
+	ps := report.Check(md, &t.o.Sources)
 	d, _ := report.ParseDeep(md)
 	if d.Slug != t.slug {
 		ps = append(ps, report.Problem{Code: report.ProblemFrontMatter, Line: 1, Message: fmt.Sprintf("front matter slug: write %q, the topic this report is finalized for", t.slug)})
@@ -32,13 +33,7 @@ func (t *topic) verify(md []byte) []report.Problem {
 	if d.Status != report.DeepDraft {
 		ps = append(ps, report.Problem{Code: report.ProblemFrontMatter, Line: 1, Message: "front matter status: write draft; lwr writes confirmed once the report is verified"})
 	}
-	if len(ps) > 0 {
-		return ps
-	}
-	if ps = report.VerifySources(md, t.o.Sources); len(ps) > 0 {
-		return ps
-	}
-	return t.verifyWeb(d)
+	return append(ps, t.verifyWeb(d)...)
 }
 
 // verifyWeb checks every web source of a report against the pages the

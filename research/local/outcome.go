@@ -16,7 +16,7 @@ const (
 	ExitOK       = 0
 	ExitError    = 1   // anything else
 	ExitUsage    = 2   // bad flags, arguments, input or configuration
-	ExitBusy     = 3   // the index is held by another process, or the daemon does not answer (or is stale)
+	ExitBusy     = 3   // the index (or a deep research topic) is held by another process, or the daemon does not answer (or is stale)
 	ExitPolicy   = 4   // currentness_policy_invalid: the currentness file is invalid
 	ExitCanceled = 130 // interrupted
 )
@@ -45,7 +45,12 @@ var outcomes = []struct {
 	{anyOf(ErrInvalidInput, index.ErrEmptyQuery, index.ErrQueryTooLong, ErrBadRange, config.ErrInvalid, analyzer.ErrSynonymFile, analyzer.ErrUserDict),
 		Outcome{string(report.ReasonInvalidInput), ExitUsage}},
 	{anyOf(ErrNotAnswering, ErrSyncing, ErrStaleDaemon, ErrDaemonRunning, index.ErrLocked), Outcome{string(report.ReasonIndexBusy), ExitBusy}},
+	{anyOf(ErrInUse), Outcome{"topic_busy", ExitBusy}},
 }
+
+// ErrInUse is something other than the index another process holds (a
+// deep research topic its run or an agent's tool works on).
+var ErrInUse = errors.New("in use by another process")
 
 func anyOf(targets ...error) func(error) bool {
 	return func(err error) bool {

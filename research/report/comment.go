@@ -7,9 +7,10 @@ import (
 	"fmt"
 	"math"
 	"path"
-	"regexp"
 	"slices"
 	"strings"
+
+	"lwr/analyzer/lazyre"
 )
 
 // The JSON comment is checked field by field here, each problem one
@@ -189,7 +190,7 @@ func (c *checker) sources(v any, deep bool) {
 	}
 }
 
-var deepRefRe = regexp.MustCompile(`^[LW][0-9]+$`)
+var deepRefRe = lazyre.New(`^[LW][0-9]+$`)
 
 func (c *checker) conflictResolution(v any) {
 	m := c.object("conflict_resolution", v, []string{"detected", "applied_rule", "reason"}, `{"detected": false}, or {"detected": true, "applied_rule": "…", "reason": "…"}`)
@@ -284,7 +285,7 @@ func (c *checker) deepComment(v any) {
 	}
 }
 
-var deepSectionID = regexp.MustCompile(`^(subtopic_[0-9]+|sources)$`)
+var deepSectionID = lazyre.New(`^(subtopic_[0-9]+|sources)$`)
 
 // jsonProblem is a comment that is not JSON.
 func jsonProblem(err error) Problem {
@@ -364,6 +365,6 @@ func Codes() []string {
 		ProblemSectionMissing, ProblemSectionOrder, ProblemCitationMissing, ProblemCitationFormat,
 		ProblemCitationLines, ProblemCitationPath, ProblemVSCodeLink,
 		ProblemCitationFileMissing, ProblemCitationOutOfRange, ProblemCitationQuote, ProblemCitationJSON,
-		ProblemFrontMatter, ProblemClaimUncited, ProblemClaimRef, ProblemClaimNumber, ProblemSourceFormat, ProblemWebCitation,
+		ProblemFrontMatter, ProblemClaimUncited, ProblemClaimRef, ProblemClaimNumber, ProblemSourceFormat, ProblemWebCitation, ProblemNoEvidence,
 	}
 }

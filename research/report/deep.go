@@ -6,13 +6,11 @@ import (
 	"fmt"
 	"net/url"
 	"path"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
-	"golang.org/x/text/width"
-
+	"lwr/analyzer/lazyre"
 	"lwr/index"
 )
 
@@ -51,6 +49,9 @@ const (
 	ProblemClaimRef     = "claim_ref_unknown"
 	ProblemClaimNumber  = "claim_number_unsupported"
 	ProblemSourceFormat = "source_format"
+	// ProblemNoEvidence is a report with no source at all: every
+	// subtopic's section says SentenceInsufficient.
+	ProblemNoEvidence = "no_evidence"
 	// ProblemWebCitation is a web citation that is not what lwr fetched
 	// for the topic (its URL, title or quoted snippet).
 	ProblemWebCitation = "web_citation_mismatch"
@@ -64,6 +65,9 @@ type DeepReport struct {
 	// SourcesLine is the line of "## 出典" (0 when there is none).
 	SourcesLine int
 }
+
+// NoEvidenceSentence is the problem of a deep report without a source.
+const NoEvidenceSentence = "the report: no subtopic found a source (every section says " + SentenceInsufficient + "), and a report without evidence is no research; check that the source root holds the documents (lwr index status), then research the topic anew in the documents' own words (lwr deep start --refresh with --subtopic) or with the web"
 
 // DeepSection is the section of one subtopic.
 type DeepSection struct {
@@ -111,13 +115,13 @@ type DeepWeb struct {
 }
 
 var (
-	deepSectionRe = regexp.MustCompile(`^## ([0-9]+)\. (.+)$`)
-	deepSourceRe  = regexp.MustCompile(`^### \[([LW][0-9]+)\] ?(.*)$`)
-	refRe         = regexp.MustCompile(`\[([LW][0-9]+(?:\s*[,、，]\s*[LW][0-9]+)*)\]`)
-	refSplitRe    = regexp.MustCompile(`\s*[,、，]\s*`)
-	listMarkRe    = regexp.MustCompile(`^\s*(?:[-*+]|[0-9]{1,9}[.)])\s+`)
-	webLinkRe     = regexp.MustCompile(`\[([^\[\]\n]+)\]\((https://[^\s()<>]+)\)`)
-	linkTargetRe  = regexp.MustCompile(`\]\([^)\n]*\)`)
+	deepSectionRe = lazyre.New(`^## ([0-9]+)\. (.+)$`)
+	deepSourceRe  = lazyre.New(`^### \[([LW][0-9]+)\] ?(.*)$`)
+	refRe         = lazyre.New(`\[([LW][0-9]+(?:\s*[,、，]\s*[LW][0-9]+)*)\]`)
+	refSplitRe    = lazyre.New(`\s*[,、，]\s*`)
+	listMarkRe    = lazyre.New(`^\s*(?:[-*+]|[0-9]{1,9}[.)])\s+`)
+	webLinkRe     = lazyre.New(`\[([^\[\]\n]+)\]\((https://[^\s()<>]+)\)`)
+	linkTargetRe  = lazyre.New(`\]\([^)\n]*\)`)
 )
 
 // commentStart is the index of the line where the JSON comment starts
@@ -237,6 +241,9 @@ func ParseDeep(md []byte) (*DeepReport, []Problem) {
 	}
 	if len(d.Sections) == 0 {
 		bad(0, ProblemSectionMissing, "subtopic sections: write a section \"## 1. <subtopic>\" per subtopic before \"## %s\"", DeepSourcesTitle)
+	}
+	if len(d.Sections) > 0 && len(d.Sources) == 0 && !slices.ContainsFunc(d.Sections, func(s DeepSection) bool { return len(s.Claims) > 0 }) {
+		bad(d.Sections[0].Line, ProblemNoEvidence, "%s", NoEvidenceSentence)
 	}
 	defined := map[string]bool{}
 	for _, s := range d.Sources {
@@ -392,39 +399,28 @@ func validateDeep(md []byte) []Problem {
 	return out
 }
 
-// numberRe is a number as a claim or a line writes it (after width
-// folding): digits, thousands separators, a decimal part.
-var numberRe = regexp.MustCompile(`[0-9]+(?:,[0-9]{3})*(?:\.[0-9]+)?`)
-
-// Numbers are the numbers a text states, each as digits only (2,000 →
-// 2000; ２０００ → 2000; 04 → 4), in order, without repeats.
-func Numbers(s string) []string {
-	s = width.Fold.String(s)
-	var out []string
-	for _, m := range numberRe.FindAllString(s, -1) {
-		n := strings.ReplaceAll(m, ",", "")
-		if i := strings.IndexByte(n, '.'); i >= 0 {
-			n = strings.TrimRight(n, "0")
-			n = strings.TrimSuffix(n, ".")
-		}
-		if t := strings.TrimLeft(n, "0"); t == "" || t[0] == '.' {
-			n = "0" + t
-		} else {
-			n = t
-		}
-		if !contains(out, n) {
-			out = append(out, n)
-		}
-	}
-	return out
-}
-
 // claimNumbers are the numbers a claim states, besides those of its
 // links and line references.
-func claimNumbers(text string) []string {
+func claimNumbers(text string) []number {
 	text = citeRe.ReplaceAllString(text, "")
 	text = linkTargetRe.ReplaceAllString(text, "]")
-	return Numbers(stripRefs(text))
+	return numbers(stripRefs(text))
+}
+
+// unsupported are the numbers of a claim that no value of have reads as,
+// as the claim writes them.
+func unsupported(nums []number, have map[string]bool) []string {
+	var missing []string
+	for _, n := range nums {
+		ok := false
+		for _, v := range n.values {
+			ok = ok || have[v]
+		}
+		if !ok && !contains(missing, n.text) {
+			missing = append(missing, n.text)
+		}
+	}
+	return missing
 }
 
 // verifyClaims checks that every number of a claim stands in a line it
@@ -485,16 +481,10 @@ func verifyClaims(md []byte, src Sources) []Problem {
 			if !known {
 				continue
 			}
-			var missing []string
-			for _, n := range nums {
-				if !have[n] {
-					missing = append(missing, n)
-				}
-			}
-			if len(missing) > 0 {
+			if missing := unsupported(nums, have); len(missing) > 0 {
 				out = append(out, Problem{Code: ProblemClaimNumber, Line: c.Line, Message: fmt.Sprintf(
-					"the claim %q: %s stands in none of the lines it cites (%s); write the number as a cited line states it, or cite the line that states it",
-					Cut(c.Text, 60), strings.Join(missing, ", "), "["+strings.Join(c.Refs, "], [")+"]")})
+					"the claim %q: no line it cites (%s) states %s; write the number as a cited line states it, or cite the line that states it",
+					Cut(c.Text, 60), "["+strings.Join(c.Refs, "], [")+"]", strings.Join(missing, ", "))})
 			}
 		}
 	}

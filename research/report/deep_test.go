@@ -116,6 +116,13 @@ func TestDeepReport(t *testing.T) {
 			return strings.Replace(s, "非課税とされる。 [W1]", "5万円まで非課税とされる。 [W1]", 1)
 		},
 			verify: []string{report.ProblemClaimNumber}},
+		{name: "kanji numerals no cited line states", edit: func(s string) string {
+			return strings.Replace(s, "2,000円、課長以上は2,500円。 [L1]", "三千円、課長以上は五千円。 [L1]", 1)
+		},
+			verify: []string{report.ProblemClaimNumber}},
+		{name: "kanji numerals are the cited line's numbers", edit: func(s string) string {
+			return strings.Replace(s, "2,000円、課長以上は2,500円。 [L1]", "二千円、課長以上は二千五百円。 [L1]", 1)
+		}},
 		{name: "full-width digits are the same number", edit: func(s string) string { return strings.Replace(s, "1泊11,000円", "1泊１１，０００円", 1) }},
 		{name: "a claim without its source", edit: func(s string) string { return strings.Replace(s, "2,500円。 [L1]", "2,500円。", 1) },
 			format: []string{report.ProblemClaimUncited}},
@@ -138,6 +145,10 @@ func TestDeepReport(t *testing.T) {
 			_, tail, _ := strings.Cut(rest, "## 出典")
 			return head + "## 出典" + tail
 		}, format: []string{report.ProblemSchema, report.ProblemSectionMissing}},
+		{name: "no source at all", edit: func(s string) string {
+			head, _, _ := strings.Cut(s, "## 1. 日当")
+			return head + "## 1. 日当\n\n" + report.SentenceInsufficient + "\n\n## 2. 宿泊料\n\n" + report.SentenceInsufficient + "\n\n## 出典\n\n出典なし\n"
+		}, format: []string{report.ProblemNoEvidence}},
 		{name: "a citation past the end of the file", edit: func(s string) string {
 			return strings.ReplaceAll(strings.ReplaceAll(s, "#L8-L9", "#L8-L90"), "(L8-L9)", "(L8-L90)")
 		}, verify: []string{report.ProblemCitationOutOfRange}},
@@ -179,7 +190,17 @@ func TestNumbers(t *testing.T) {
 		{"１１，０００円と11000円", []string{"11000"}},
 		{"2025-04-01に改定、v1.20", []string{"2025", "4", "1", "1.2"}},
 		{"0.5日、00時", []string{"0.5", "0"}},
-		{"三日前まで", nil},
+		// Kanji numerals, and digits with kanji units.
+		{"三日前まで", []string{"3"}},
+		{"日当は1日三千円、課長以上は五千円", []string{"1", "3000", "5000"}},
+		{"一万二千円、十五日、二十四時間、二〇二五年", []string{"12000", "15", "24", "2025"}},
+		{"1万2千円、200万円、1.5万円", []string{"12000", "1", "2", "2000000", "200", "15000", "1.5"}},
+		{"第三条、千円", []string{"3", "1000"}},
+		// Values of a CSV line are not thousands.
+		{"Q-2026-0104,2026-04-07,1,2026", []string{"2026", "104", "4", "7", "1"}},
+		// Words, not numbers.
+		{"一般従業員は十分に注意し、統一した様式で、万一の場合に一部を一律に", nil},
+		{"一二の様式", nil},
 	} {
 		if got := report.Numbers(tc.in); !slices.Equal(got, tc.want) {
 			t.Errorf("Numbers(%q) = %v, want %v", tc.in, got, tc.want)
@@ -227,6 +248,7 @@ func TestEveryProblemIsASentence(t *testing.T) {
 		report.ProblemClaimUncited: deep(func(s string) string { return strings.Replace(s, "2,500円。 [L1]", "2,500円。", 1) }),
 		report.ProblemClaimRef:     deep(func(s string) string { return strings.Replace(s, "11,000円。 [L2]", "11,000円。 [L7]", 1) }),
 		report.ProblemClaimNumber:  deep(func(s string) string { return strings.Replace(s, "2,500円。 [L1]", "3,500円。 [L1]", 1) }),
+		report.ProblemNoEvidence:   "---\nkind: deep\nstatus: draft\ntopic: x\nslug: x-20260601-abcd\n---\n\n## 1. 日当\n\n" + report.SentenceInsufficient + "\n\n## 出典\n\n出典なし\n",
 		report.ProblemSourceFormat: deep(func(s string) string {
 			return strings.Replace(s, "### [W1] 出張旅費の税務\n\n[出張旅費の税務]", "### [W1] 出張旅費の税務\n\n出張旅費の税務", 1)
 		}),

@@ -2,10 +2,11 @@ package report
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"lwr/analyzer/lazyre"
 )
 
 // Text makes text from documents, policy files, paths and the web safe to
@@ -109,7 +110,7 @@ func Inline(s string) string {
 
 // autolinkRe finds what GitHub's Markdown links without markup: "www."
 // at a word start, and the @ of an e-mail address.
-var autolinkRe = regexp.MustCompile(`(?i)(?:^|[^a-z0-9_.-])www\.|[a-z0-9._+-]@[a-z0-9-]`)
+var autolinkRe = lazyre.New(`(?i)(?:^|[^a-z0-9_.-])www\.|[a-z0-9._+-]@[a-z0-9-]`)
 
 func needsEscape(r rune) bool {
 	switch r {

@@ -210,10 +210,7 @@ func Finalize(ctx context.Context, opts FinalizeOptions) (*Finalized, error) {
 			return nil, &Failure{Reason: ReasonInsideSourceRoot, Err: err}
 		}
 	}
-	ps := Validate(opts.Markdown)
-	if opts.Sources != nil && len(ps) == 0 {
-		ps = VerifySources(opts.Markdown, *opts.Sources)
-	}
+	ps := Check(opts.Markdown, opts.Sources)
 	if len(ps) > 0 {
 		return fail(ReasonValidationFailed, &ValidationError{Problems: ps})
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"path/filepath"
 	"strconv"
@@ -59,12 +60,16 @@ func VerifySources(md []byte, src Sources) []Problem {
 		out = append(out, Problem{Code: code, Line: c.line, Message: fmt.Sprintf(format, args...)})
 	}
 	files := map[string]*index.File{}
+	nearest := nearestNames(src)
 	for _, c := range cites {
 		f, ok := files[c.path]
 		if !ok {
 			var err error
 			f, err = readCited(src, c.path)
-			if err != nil {
+			switch {
+			case errors.Is(err, fs.ErrNotExist):
+				bad(c, ProblemCitationFileMissing, "%s", missingFile(src, c.path, nearest))
+			case err != nil:
 				bad(c, ProblemCitationFileMissing, "the citation of %s: cite a document of the source root, as lwr search finds it (this one cannot be read as one: %v)", Cut(index.ShownName(c.path), 120), err)
 			}
 			files[c.path] = f
@@ -83,6 +88,8 @@ func VerifySources(md []byte, src Sources) []Problem {
 	out = append(out, jsonAgrees(md, cites)...)
 	if KindOf(md) == KindDeep {
 		out = append(out, verifyClaims(md, src)...)
+	} else {
+		out = append(out, verifyConclusion(md, src, cites, files)...)
 	}
 	return out
 }
@@ -92,20 +99,32 @@ func readCited(src Sources, p string) (*index.File, error) {
 	if src.Root == "" {
 		return nil, errors.New("no source root to read it from")
 	}
-	root := filepath.ToSlash(src.Root)
-	rel, ok := strings.CutPrefix(p, strings.TrimSuffix(root, "/")+"/")
+	rel, ok := relOf(src, p)
 	if !ok {
-		// The same folder spelled otherwise (case on Windows, a link):
-		// let the index decide after making the root canonical.
-		croot, err := index.CanonicalRoot(src.Root)
-		if err != nil {
+		if _, err := index.CanonicalRoot(src.Root); err != nil {
 			return nil, err
 		}
-		if rel, ok = cutFold(p, filepath.ToSlash(croot)+"/"); !ok {
-			return nil, fmt.Errorf("it is not inside the source root %s", src.Root)
-		}
+		return nil, fmt.Errorf("it is not inside the source root %s", src.Root)
 	}
 	return index.ReadFile(src.Root, src.Rules, rel)
+}
+
+// relOf is a cited absolute path relative to the source root.
+func relOf(src Sources, p string) (string, bool) {
+	if src.Root == "" {
+		return "", false
+	}
+	root := filepath.ToSlash(src.Root)
+	if rel, ok := strings.CutPrefix(p, strings.TrimSuffix(root, "/")+"/"); ok {
+		return rel, true
+	}
+	// The same folder spelled otherwise (case on Windows, a link): let
+	// the index decide after making the root canonical.
+	croot, err := index.CanonicalRoot(src.Root)
+	if err != nil {
+		return "", false
+	}
+	return cutFold(p, filepath.ToSlash(croot)+"/")
 }
 
 // cutFold cuts prefix from s ignoring ASCII case (drive letters and

@@ -5,10 +5,10 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"lwr/analyzer/lazyre"
 	"lwr/index"
 	"net/url"
 	"path"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -94,7 +94,7 @@ const (
 
 const jsonMarker = "<!-- JSON: "
 
-var commentRe = regexp.MustCompile(`(?s)^<!-- JSON: (\{.*\}) -->\s*$`)
+var commentRe = lazyre.New(`(?s)^<!-- JSON: (\{.*\}) -->\s*$`)
 
 // ExtractComment returns the JSON of the report's last <!-- JSON: {...} -->
 // comment, which must end the file.
@@ -151,6 +151,7 @@ func Validate(md []byte) []Problem {
 	lines := strings.Split(string(md), "\n")
 	heads := headings(lines)
 	out = append(out, checkSections(heads)...)
+	out = append(out, checkConclusionLabels(lines)...)
 	if hasLocal {
 		out = append(out, checkSection1(lines, heads)...)
 	}
@@ -259,13 +260,13 @@ func checkSections(heads []heading) []Problem {
 }
 
 // citeRe is a local citation: [name](<abs path>#Ls-Le) (Ls-Le) [VS Codeで開く](vscode://file/…:s).
-var citeRe = regexp.MustCompile(`\[([^\[\]\n]+)\]\((<[^<>\n]+>|[^\s()<>]+)\) \(L(\d+)-L(\d+)\) \[VS Codeで開く\]\((vscode://file/[^\s()]*)\)`)
+var citeRe = lazyre.New(`\[([^\[\]\n]+)\]\((<[^<>\n]+>|[^\s()<>]+)\) \(L(\d+)-L(\d+)\) \[VS Codeで開く\]\((vscode://file/[^\s()]*)\)`)
 
 var (
-	anchorRe   = regexp.MustCompile(`^(.+)#L(\d+)-L(\d+)$`)
-	vscodeRe   = regexp.MustCompile(`^vscode://file/([A-Za-z0-9\-._~/%:]+):(\d+)$`)
-	lineLinkRe = regexp.MustCompile(`\]\([^)\n]*#L\d+(-L\d+)?[>]?\)`)
-	absPathRe  = regexp.MustCompile(`^(/|[A-Za-z]:/)`)
+	anchorRe   = lazyre.New(`^(.+)#L(\d+)-L(\d+)$`)
+	vscodeRe   = lazyre.New(`^vscode://file/([A-Za-z0-9\-._~/%:]+):(\d+)$`)
+	lineLinkRe = lazyre.New(`\]\([^)\n]*#L\d+(-L\d+)?[>]?\)`)
+	absPathRe  = lazyre.New(`^(/|[A-Za-z]:/)`)
 )
 
 // checkSection1 checks the citations and VS Code links of section 1.
@@ -403,7 +404,11 @@ func checkCitation(l string, m []int, n int) []Problem {
 		cp = dp
 	}
 	if strings.TrimLeft(vp, "/") != strings.TrimLeft(cp, "/") {
-		bad(ProblemVSCodeLink, "the VS Code link's path %q: write the citation's path %q", Cut(vp, 80), Cut(cp, 80))
+		if absPathRe.MatchString(cp) {
+			bad(ProblemVSCodeLink, "%s %q: write the citation's absolute path %q, percent-encoded except '/'", vscodePathProblem, Cut(vp, 80), Cut(cp, 80))
+		} else {
+			bad(ProblemVSCodeLink, "%s %q: write the cited file's absolute path, percent-encoded except '/', the same as the citation's link once it is absolute", vscodePathProblem, Cut(vp, 80))
+		}
 	}
 	return out
 }

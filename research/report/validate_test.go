@@ -111,6 +111,25 @@ func TestValidate(t *testing.T) {
 	}
 }
 
+// A citation whose link is relative and whose VS Code link is absolute:
+// both are told to be the absolute path, never the relative one.
+func TestVSCodeLinkOfARelativeCitation(t *testing.T) {
+	cite := strings.Replace(report.Citation("就業規則.md", rulesPath, 20, 24), "("+rulesPath+"#", "(規程/就業規則.md#", 1)
+	ps := report.Validate([]byte(fixture(cite, []map[string]any{localSource("規程/就業規則.md", 20, 24)}, nil)))
+	found := false
+	for _, p := range ps {
+		if p.Code == report.ProblemVSCodeLink {
+			found = true
+			if !strings.Contains(p.Message, "absolute path") || strings.Contains(p.Message, `"規程/就業規則.md"`) {
+				t.Errorf("the VS Code link's message: %q", p.Message)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no %s among %v", report.ProblemVSCodeLink, ps)
+	}
+}
+
 func TestCitationForm(t *testing.T) {
 	got := report.Citation("契約事務.md", "/home/u/skill-source/研修/2026/契約事務.md", 26, 36)
 	want := "[契約事務.md](/home/u/skill-source/研修/2026/契約事務.md#L26-L36) (L26-L36) [VS Codeで開く](vscode://file/home/u/skill-source/%E7%A0%94%E4%BF%AE/2026/%E5%A5%91%E7%B4%84%E4%BA%8B%E5%8B%99.md:26)"
