@@ -7,7 +7,6 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 
-	"github.com/ikawaha/kagome-dict/ipa"
 	"github.com/ikawaha/kagome/v2/tokenizer"
 )
 
@@ -72,7 +71,11 @@ var Default = sync.OnceValue(func() *Analyzer {
 		if ud := userDict(); ud != nil {
 			opts = append(opts, tokenizer.UserDict(ud))
 		}
-		return tokenizer.New(ipa.Dict(), opts...)
+		d, err := systemDict()
+		if err != nil {
+			return nil, err
+		}
+		return tokenizer.New(d, opts...)
 	})
 	return a
 })

@@ -26,6 +26,7 @@ declare -A allowed=(
   [analyzer/edition]="analyzer config"
   [analyzer/thesaurus]=""
   [analyzer/thesaurus/internal/gen]="analyzer config"
+  [analyzer/internal/basegen]=""
   [index/extract]=""
   [index]="index/extract analyzer/edition analyzer/thesaurus analyzer config config/boltfile"
   [policy]="analyzer/edition analyzer config"
