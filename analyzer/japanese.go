@@ -7,7 +7,6 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 
-	"github.com/ikawaha/kagome-dict/ipa"
 	"github.com/ikawaha/kagome/v2/tokenizer"
 
 	"lwr/config"
@@ -85,7 +84,11 @@ func New(opts ...Option) *Analyzer {
 		if a.user != nil {
 			topts = append(topts, tokenizer.UserDict(a.user.dict))
 		}
-		return tokenizer.New(ipa.Dict(), topts...)
+		d, err := systemDict()
+		if err != nil {
+			return nil, err
+		}
+		return tokenizer.New(d, topts...)
 	})
 	return a
 }

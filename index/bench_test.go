@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"os"
 	"slices"
 	"testing"
 	"time"
@@ -63,5 +64,30 @@ func BenchmarkCorpusFullText(b *testing.B) {
 		if _, err := ix.Search(context.Background(), q, SearchOptions{Mode: FullText}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkCorpusBuild measures a full build of the bench corpus into a new
+// index (the dictionary loaded before the clock starts).
+func BenchmarkCorpusBuild(b *testing.B) {
+	root := os.Getenv("LWR_BENCH_CORPUS")
+	if root == "" {
+		b.Skip("LWR_BENCH_CORPUS is not set: build the corpus with make corpus")
+	}
+	if err := analyzer.Default().Preload(); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		dir := b.TempDir()
+		ix, err := Open(context.Background(), testOptions(root, dir))
+		if err != nil {
+			b.Fatal(err)
+		}
+		st, err := ix.Build(context.Background(), BuildOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(st.Passages), "passages")
+		ix.Close()
 	}
 }

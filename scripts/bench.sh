@@ -46,6 +46,21 @@ stats "index on disk" MB "${sizes[@]}"
 # one paired run (cpu and peak memory ratios).
 "$bench/groonga.sh" "$corpus" "$lwr" "$work/groonga" "$runs"
 
+# Where a full build's cpu goes (its profile, by the share of cpu under
+# each part): kagome's lattice within lwr's Japanese analysis, the bigram
+# view, Bleve's segments and their merges, the garbage collector.
+LWR_BENCH_CORPUS="$corpus" go test -run '^$' -bench 'CorpusBuild$' -benchtime 1x -cpuprofile "$work/build.cpu" -o "$work/index.test" ./index/ >/dev/null
+go tool pprof -top -cum -nodecount=400 "$work/index.test" "$work/build.cpu" 2>/dev/null | awk '
+  BEGIN {
+    part["lwr/analyzer.bleveJapanese.Analyze"] = "Japanese analysis (kagome and folding)"
+    part["github.com/ikawaha/kagome/v2/tokenizer.Tokenizer.Analyze"] = "  of which kagome lattice"
+    part["lwr/analyzer.bleveBigram.Analyze"] = "bigram view"
+    part["github.com/blevesearch/zapx/v17.(*ZapPlugin).newWithChunkMode"] = "Bleve segments written"
+    part["github.com/blevesearch/zapx/v17.(*ZapPlugin).MergeUsing"] = "Bleve segments merged"
+    part["runtime.gcBgMarkWorker"] = "garbage collector"
+  }
+  $6 in part {printf "build profile: %-40s %6s of cpu\n", part[$6], $5}'
+
 # No-op build of the unchanged tree.
 noop=()
 for i in $(seq 7); do

@@ -38,6 +38,7 @@ declare -A allowed=(
   [analyzer/lazyre]=""
   [analyzer/thesaurus]=""
   [analyzer/thesaurus/internal/gen]="analyzer $base"
+  [analyzer/internal/basegen]=""
   [index/extract]=""
   [index]="index/extract analyzer/edition analyzer/thesaurus analyzer/lazyre analyzer config/boltfile $base"
   [policy]="analyzer/edition analyzer/lazyre analyzer $base"
