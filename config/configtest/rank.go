@@ -7,7 +7,7 @@ import (
 
 // RankMetrics computes the MRR@10 and nDCG@10 (gain 2^grade-1) of a
 // ranked list of paths against graded judgments, as
-// ../shared/bench/eval.py does.
+// scripts/bench/eval.py does.
 func RankMetrics(ranked []string, grades map[string]int) (rr, ndcg float64) {
 	dcg := 0.0
 	for i, p := range ranked[:min(10, len(ranked))] {
