@@ -1111,7 +1111,7 @@ func Start(ctx context.Context, o Options, in StartInput) (*Started, error) {
 	// written the state waits (and cleans no temp file of the start).
 	unlockTopic, err := lock(ctx, filepath.Join(dir, lockFile), o.LockTimeout, "the topic "+slug)
 	if err != nil {
-		os.RemoveAll(dir)
+		removeTopic(dir)
 		return nil, err
 	}
 	t := &topic{o: o, slug: slug, dir: dir, unlock: unlockTopic}
@@ -1123,7 +1123,7 @@ func Start(ctx context.Context, o Options, in StartInput) (*Started, error) {
 		unlockTopic()
 		if !started {
 			// Nothing half written: a start that failed leaves no topic.
-			os.RemoveAll(dir)
+			removeTopic(dir)
 		}
 	}()
 	if len(subs) == 0 {
@@ -1198,4 +1198,17 @@ func startedOf(o Options, st *TopicStatus, existing string) (*Started, error) {
 		t.state = nil
 	}
 	return &Started{Slug: st.Slug, State: t.state, Plan: t.plan, Existing: existing, Report: st.Report, Dir: st.Dir}, nil
+}
+
+// removeTopic removes the folder of a topic whose start failed: its files
+// one by one, then the folder (a tree removed in one call fails on some
+// Windows file systems, Wine's among them).
+func removeTopic(dir string) {
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if !e.IsDir() {
+			os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
+	os.RemoveAll(dir)
 }

@@ -15,6 +15,7 @@ import (
 	"lwr/config"
 	"lwr/config/configtest"
 	"lwr/index"
+	"lwr/index/extract"
 	"lwr/policy"
 	"lwr/research"
 	"lwr/research/deep"
@@ -755,6 +756,12 @@ func TestFailedStartLeavesNothing(t *testing.T) {
 // over 第N条), a row left empty, a sheet and a part (a chart, a comment),
 // and shows a row's cells as people read them.
 func TestOfficeEvidence(t *testing.T) {
+	if !extract.PDFReadable() {
+		if os.Getenv("LWR_TEST_REQUIRE_PDF") != "" {
+			t.Fatal("pdftotext is not installed and LWR_TEST_REQUIRE_PDF is set")
+		}
+		t.Skip("pdftotext is not installed")
+	}
 	root := configtest.TempDir(t)
 	for _, name := range []string{"経費申請.xlsx", "就業規則_Word.pdf"} {
 		data, err := os.ReadFile(filepath.Join(researchtest.Repo(), "index", "extract", "testdata", name))
