@@ -9,7 +9,7 @@
 #   index → analyzer/thesaurus (SudachiDict's synonym groups; imports no lwr package)
 #   {analyzer/edition, index, research/report, research, research/deep} → analyzer/lazyre (regular expressions compiled at first use; imports no lwr package)
 #   research → research/report → {policy, research/understand}     research/local → research/report
-#   research → web;  research/understand → web → analyzer
+#   research → web → {web/intent, analyzer};  research/understand → web/intent (what a query asks for; imports no lwr package)
 #   {cmd, research/agent} → research/deep (deep research: plan, phases, state) → research
 #   cmd → research/agent/skill → config (the shipped skill stands alone)
 #   {index, web} → config/boltfile (bbolt files opened guarded; imports no lwr package)
@@ -17,7 +17,8 @@
 #
 # index, policy and web never depend on each other; nothing depends on cmd;
 # research/local and research/report never depend on the pipeline
-# (research), nor report on local, nor local on its daemon. The commands
+# (research), nor report on local, nor local on its daemon, nor either on
+# web (the network; what a question asks for is web/intent). The commands
 # that only search, index, validate or finalize import no pipeline either
 # (checked per file).
 set -euo pipefail
@@ -26,7 +27,8 @@ mod=$(go list -m)
 base="config config/glob"
 an="analyzer/edition analyzer analyzer/thesaurus analyzer/lazyre $base"
 ix="index index/extract config/boltfile $an"
-rep="research/report research/understand policy web $ix"
+rep="research/report research/understand web/intent policy $ix"
+net="web $rep"
 loc="research/local $rep"
 declare -A allowed=(
   [config]="config/glob"
@@ -42,19 +44,20 @@ declare -A allowed=(
   [index/extract]=""
   [index]="index/extract analyzer/edition analyzer/thesaurus analyzer/lazyre analyzer config/boltfile $base"
   [policy]="analyzer/edition analyzer/lazyre analyzer $base"
-  [web]="analyzer config/boltfile $base"
-  [web/webtest]="web analyzer config/boltfile $base"
-  [research/understand]="web analyzer config/boltfile $base"
-  [research/report]="research/understand policy web $ix"
+  [web]="web/intent analyzer config/boltfile $base"
+  [web/intent]=""
+  [web/webtest]="web web/intent analyzer config/boltfile $base"
+  [research/understand]="web/intent analyzer config/boltfile $base"
+  [research/report]="research/understand web/intent policy $ix"
   [research/local]="$rep"
   [research/local/daemon]="$loc"
   [research/local/localtest]="research/researchtest config/configtest $loc"
-  [research]="$loc"
-  [research/deep]="research research/local/daemon $loc"
-  [research/researchtest]="config/configtest $rep"
-  [research/agent]="research/agent/skill research/deep research research/local/daemon $loc"
+  [research]="web $loc"
+  [research/deep]="research research/local/daemon web $loc"
+  [research/researchtest]="config/configtest $net"
+  [research/agent]="research/agent/skill research/deep research research/local/daemon web $loc"
   [research/agent/skill]="$base"
-  [cmd/lwr]="research/agent/skill research/agent research/deep research research/local/daemon $loc"
+  [cmd/lwr]="research/agent/skill research/agent research/deep research research/local/daemon web $loc"
 )
 status=0
 for pkg in "${!allowed[@]}"; do

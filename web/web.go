@@ -52,7 +52,7 @@ func (r Request) normalized() Request {
 	r.Query = strings.Join(strings.FieldsFunc(r.Query, func(c rune) bool {
 		return unicode.IsSpace(c) || unicode.IsControl(c)
 	}), " ")
-	r.Intent = r.Intent.normalized()
+	r.Intent = r.Intent.Normalized()
 	if r.MaxResults <= 0 {
 		r.MaxResults = config.DefaultWeb().MaxResults
 	}

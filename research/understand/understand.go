@@ -9,7 +9,7 @@ import (
 	"unicode/utf8"
 
 	"lwr/analyzer"
-	"lwr/web"
+	"lwr/web/intent"
 )
 
 // SkipWebWords are the words that, anywhere in a query, keep the research
@@ -77,7 +77,7 @@ const AmbiguousAt = 0.5
 // Invoke-QueryUnderstanding.ps1 printed it.
 type Result struct {
 	Mode      Mode       `json:"mode"`
-	Intent    web.Intent `json:"intent"`
+	Intent    intent.Intent `json:"intent"`
 	Synonyms  []string   `json:"synonyms"`
 	Ambiguity float64    `json:"ambiguity"`
 	NeedsLLM  bool       `json:"needs_llm"`
@@ -92,19 +92,19 @@ type Result struct {
 // query (Latin ones as whole words). The intent with the most cues wins;
 // ties go to the earlier one here.
 var intentCues = []struct {
-	intent web.Intent
+	intent intent.Intent
 	ja     []string
 	latin  []string
 }{
-	{web.IntentTroubleshooting, []string{"エラー", "失敗", "できない", "動かない", "つながらない", "繋がらない", "障害", "原因", "対処", "不具合", "トラブル", "落ちる", "止まる", "例外", "復旧"},
+	{intent.IntentTroubleshooting, []string{"エラー", "失敗", "できない", "動かない", "つながらない", "繋がらない", "障害", "原因", "対処", "不具合", "トラブル", "落ちる", "止まる", "例外", "復旧"},
 		[]string{"error", "fail", "failed", "failure", "exception", "crash", "broken", "troubleshoot", "troubleshooting", "502", "503", "500", "404", "timeout"}},
-	{web.IntentComparison, []string{"比較", "違い", "差異", "どちら", "どっち", "相違", "と比べ", "対比", "優劣", "新旧"},
+	{intent.IntentComparison, []string{"比較", "違い", "差異", "どちら", "どっち", "相違", "と比べ", "対比", "優劣", "新旧"},
 		[]string{"vs", "versus", "compare", "comparison", "difference", "differences"}},
-	{web.IntentHowto, []string{"方法", "手順", "やり方", "仕方", "使い方", "するには", "したい", "設定方法", "申請方法", "流れ", "手続き", "どうやって", "どうすれば"},
+	{intent.IntentHowto, []string{"方法", "手順", "やり方", "仕方", "使い方", "するには", "したい", "設定方法", "申請方法", "流れ", "手続き", "どうやって", "どうすれば"},
 		[]string{"how", "howto", "setup", "install", "configure", "guide", "tutorial", "steps"}},
-	{web.IntentDefinition, []string{"とは", "意味", "定義", "って何", "とは何", "概要", "用語"},
+	{intent.IntentDefinition, []string{"とは", "意味", "定義", "って何", "とは何", "概要", "用語"},
 		[]string{"what", "definition", "define", "meaning"}},
-	{web.IntentFactcheck, []string{"本当", "正しい", "事実", "ファクト", "確認", "現行", "最新", "上限", "金額", "いくら", "何円", "基準", "期限", "いつから", "施行"},
+	{intent.IntentFactcheck, []string{"本当", "正しい", "事実", "ファクト", "確認", "現行", "最新", "上限", "金額", "いくら", "何円", "基準", "期限", "いつから", "施行"},
 		[]string{"true", "fact", "factcheck", "verify", "current", "latest"}},
 }
 
@@ -120,7 +120,7 @@ var vagueLatin = []string{"it", "this", "that", "these", "those", "stuff", "thin
 // length and its vague words. In off mode it returns the defaults and
 // touches neither dictionary nor analyzer.
 func Query(query string, mode Mode, dict *analyzer.Synonyms) Result {
-	u := Result{Mode: mode, Intent: web.IntentDefault, Synonyms: []string{}}
+	u := Result{Mode: mode, Intent: intent.IntentDefault, Synonyms: []string{}}
 	if mode == "" {
 		u.Mode = Off
 	}
@@ -194,9 +194,9 @@ func Assess(query string) Assessment {
 // DetectIntent returns the intent of a query by its cue words: the intent
 // whose cue stands last wins (a question ends with what it asks: 〜する方法,
 // 〜とは, 〜の違い), then the one with more cues.
-func DetectIntent(query string) web.Intent {
+func DetectIntent(query string) intent.Intent {
 	f := analyzer.Fold(query)
-	best, bestAt, bestN := web.IntentDefault, -1, 0
+	best, bestAt, bestN := intent.IntentDefault, -1, 0
 	for _, ic := range intentCues {
 		at, n := -1, 0
 		for _, w := range ic.ja {
