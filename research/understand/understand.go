@@ -76,11 +76,11 @@ const AmbiguousAt = 0.5
 // Result is the outcome of query understanding, as the skill's
 // Invoke-QueryUnderstanding.ps1 printed it.
 type Result struct {
-	Mode      Mode       `json:"mode"`
+	Mode      Mode          `json:"mode"`
 	Intent    intent.Intent `json:"intent"`
-	Synonyms  []string   `json:"synonyms"`
-	Ambiguity float64    `json:"ambiguity"`
-	NeedsLLM  bool       `json:"needs_llm"`
+	Synonyms  []string      `json:"synonyms"`
+	Ambiguity float64       `json:"ambiguity"`
+	NeedsLLM  bool          `json:"needs_llm"`
 	// LLMPromptHint is always present ("" when there is nothing to ask):
 	// what an agent's model should clarify before searching again.
 	LLMPromptHint string `json:"llm_prompt_hint"`
