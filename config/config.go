@@ -51,6 +51,11 @@ type Index struct {
 	LockTimeout time.Duration `mapstructure:"lock_timeout"`
 	// BatchBytes bounds the text analyzed in one index batch.
 	BatchBytes int `mapstructure:"batch_bytes"`
+	// BuildMemoryLimit is the soft limit of lwr's memory while it builds
+	// (Go's runtime/debug.SetMemoryLimit): the collector works harder as
+	// the build nears it, and it is restored afterwards; 0 leaves the
+	// runtime's default, and GOMEMLIMIT in the environment wins.
+	BuildMemoryLimit int64 `mapstructure:"build_memory_limit"`
 	// RemotePoll is how often the daemon rescans a source root on a
 	// network drive or Google Drive for desktop, which send no trustworthy
 	// change notifications.
@@ -198,6 +203,7 @@ func DefaultIndex() Index {
 		AuditInterval:     24 * time.Hour,
 		LockTimeout:       2 * time.Second,
 		BatchBytes:        1 << 20,
+		BuildMemoryLimit:  192 << 20,
 		RemotePoll:        30 * time.Second,
 	}
 }
@@ -370,6 +376,9 @@ func (c *Config) validate(origin map[string]string) error {
 	}
 	if c.Index.BatchBytes < 64<<10 {
 		return bad("index.batch_bytes", "is %d; use at least 65536", c.Index.BatchBytes)
+	}
+	if l := c.Index.BuildMemoryLimit; l != 0 && l < 64<<20 {
+		return bad("index.build_memory_limit", "is %d; use 0 (none) or at least 67108864 (64 MiB)", l)
 	}
 	for i, e := range c.Index.Extensions {
 		e = strings.ToLower(strings.TrimSpace(e))

@@ -44,6 +44,7 @@ const (
 	// contextUnits bounds the neighbouring units a snippet shows each way,
 	// maxSnippetLines the lines a snippet widens to.
 	contextUnits    = 2
+	maxTableRows    = 12
 	maxSnippetLines = windowLines + 2*contextLines
 	// maxReach bounds how far above its unit a snippet reaches for the
 	// header row, lead-in or heading that unit stands under, in lines.
@@ -109,6 +110,10 @@ type chooser struct {
 	p      *rankedPlan
 	words  []cword
 	folded []string // per unit: its folded text, links as their text
+	// spaced are the units' texts folded as the index folds them
+	// (analyzer.FoldText: no spaces between Japanese characters), which
+	// quoted words are compared with; made when a quoted word is looked for.
+	spaced []string
 	// own[i*len(units)+k] is how well unit k's own text holds word i.
 	own  []float32
 	code bool // the question asks for a command or a way to write something
@@ -370,15 +375,27 @@ func (c *chooser) ownMatches() {
 	}
 }
 
-// contextHolds reports whether what unit k stands under holds folded q.
+// text is unit k's text folded as the index folds it.
+func (c *chooser) text(k int) string {
+	if c.spaced == nil {
+		c.spaced = make([]string, len(c.folded))
+	}
+	if c.spaced[k] == "" && c.folded[k] != "" {
+		c.spaced[k] = analyzer.FoldText(c.folded[k])
+	}
+	return c.spaced[k]
+}
+
+// contextHolds reports whether what unit k stands under holds q, a
+// quoted word folded as the index folds it.
 func (c *chooser) contextHolds(k int, q string) bool {
 	u := c.s.units[k]
 	for _, h := range c.s.trail(k) {
-		if strings.Contains(c.folded[h], q) {
+		if strings.Contains(c.text(h), q) {
 			return true
 		}
 	}
-	return u.lead >= 0 && strings.Contains(c.folded[u.lead], q) || u.header >= 0 && strings.Contains(c.folded[u.header], q)
+	return u.lead >= 0 && strings.Contains(c.text(u.lead), q) || u.header >= 0 && strings.Contains(c.text(u.header), q)
 }
 
 // matchUnit is how well unit k's own text holds word i.
@@ -579,7 +596,7 @@ func (c *chooser) score(k int, prior float64) unitScore {
 		}
 	}
 	for _, q := range p.quoted {
-		if !strings.Contains(c.folded[k], q) && !c.contextHolds(k, q) {
+		if !strings.Contains(c.text(k), q) && !c.contextHolds(k, q) {
 			return us
 		}
 	}
@@ -775,6 +792,11 @@ func (c *chooser) widen(k, maxChars int) (int, int) {
 	}
 	if up >= 0 && u.start-s.units[up].start <= maxReach && chars(s.units[up].start, b) <= maxChars {
 		a = s.units[up].start
+		// A table's heading too (第6条（日当）over its header row),
+		// when it is just above and fits.
+		if h := u.heading; up != h && h >= 0 && s.units[up].start-s.units[h].end <= 3 && chars(s.units[h].start, b) <= maxChars {
+			a = s.units[h].start
+		}
 	} else if u.heading >= 0 && up != u.heading && u.start-s.units[u.heading].start <= maxReach && chars(s.units[u.heading].start, b) <= maxChars {
 		a = s.units[u.heading].start
 	}
@@ -811,10 +833,17 @@ func (c *chooser) widen(k, maxChars int) (int, int) {
 		}
 		b = s.units[k2].end
 	}
+	// A table's rows are short and read together: all of them while
+	// they fit (a table of amounts by grade), other units' neighbours up
+	// to contextUnits.
+	limit := contextUnits
+	if u.kind == unitRow {
+		limit = maxTableRows
+	}
 	before, after := 0, 0
 	for grew := true; grew; {
 		grew = false
-		if after < contextUnits {
+		if after < limit {
 			k2, gap := next(b)
 			if k2 >= 0 && chars(a, s.units[k2].end) <= maxChars && s.units[k2].end-b <= maxReach {
 				v := s.units[k2]

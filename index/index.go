@@ -98,8 +98,12 @@ type Options struct {
 	AuditInterval time.Duration
 	LockTimeout   time.Duration
 	BatchBytes    int
-	Role          Role         // how a writer names itself to others (RoleBuild when empty)
-	Logger        *slog.Logger // nil discards
+	// BuildMemoryLimit is the soft memory limit of the process while it
+	// builds (config's index.build_memory_limit; 0: the default, negative:
+	// none).
+	BuildMemoryLimit int64
+	Role             Role         // how a writer names itself to others (RoleBuild when empty)
+	Logger           *slog.Logger // nil discards
 	// Analyzer cuts the documents and the queries (nil: analyzer.Default,
 	// without a user dictionary); its user dictionary is part of the
 	// index's schema.
@@ -126,6 +130,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.BatchBytes <= 0 {
 		o.BatchBytes = d.BatchBytes
+	}
+	if o.BuildMemoryLimit == 0 {
+		o.BuildMemoryLimit = d.BuildMemoryLimit
 	}
 	o.Rules = o.Rules.withDefaults()
 	if o.Rules.Extracted == "" && o.Dir != "" {

@@ -533,23 +533,40 @@ func (ix *Index) snippet(rel string, hits []scoredPassage, p *rankedPlan, opts S
 	st := structureOf(lines)
 	ch := choose(st, p, rel+"\n"+e.Title, kind, hits, maxChars, opts.Explain)
 	if ch.unit >= 0 {
-		// One place: the lines of the chosen unit's page, sheet, slide,
-		// heading or part (of a unit that runs over two, the one that
-		// holds the most words), so that its label says where they all
-		// stand.
-		u := st.units[ch.unit]
-		ua, ub := sectionOf(lines, cur.locs, literals, u.start+1, u.end+1)
-		a, b := placeAround(cur.locs, ua, ub, ch.start, ch.end)
-		m = Match{StartLine: a, EndLine: b, Snippet: strings.Join(lines[a-1:b], "\n"), Also: ch.also, Answer: ch.answer, Explain: ch.why}
-		if an := ch.answer; an != nil && (an.StartLine < a || an.EndLine > b) {
-			clipped := *an
-			clipped.StartLine, clipped.EndLine = max(an.StartLine, a), min(an.EndLine, b)
-			if clipped.StartLine > clipped.EndLine {
-				clipped.StartLine, clipped.EndLine = ua, ub
-			}
-			clipped.Text = plainText(strings.Join(strings.Fields(strings.Join(lines[clipped.StartLine-1:clipped.EndLine], " ")), " "))
-			m.Answer = &clipped
+		// One place: the lines of the answer's page, sheet, slide,
+		// heading or part (without an answer, those of the chosen unit's
+		// lines that hold the most words), so that its label says where
+		// they all stand and the answer is among them.
+		a, b := ch.start, ch.end
+		if an := ch.answer; an != nil && (an.StartLine > an.EndLine || an.StartLine < a || an.EndLine > b) {
+			ch.answer = nil // no lines of the snippet
 		}
+		if an := ch.answer; an != nil && len(cur.locs) == len(lines) && !holdsAny(lines[an.StartLine-1:an.EndLine], literals) {
+			// An answer that holds none of the question's words (a note
+			// beside the cell that does) is no place to send a reader to:
+			// the place of the window that holds the most of them is.
+			if wa, wb := sectionOf(lines, cur.locs, literals, a, b); an.StartLine < wa || an.EndLine > wb {
+				ch.answer = nil
+			}
+		}
+		if an := ch.answer; an != nil {
+			// An answer over two places (a paragraph run on past a
+			// heading) is narrowed to the one that holds the most words.
+			aa, ab := sectionOf(lines, cur.locs, literals, an.StartLine, an.EndLine)
+			if aa != an.StartLine || ab != an.EndLine {
+				narrowed := *an
+				narrowed.StartLine, narrowed.EndLine = aa, ab
+				narrowed.Text = plainText(strings.Join(strings.Fields(strings.Join(lines[aa-1:ab], " ")), " "))
+				narrowed.Stated = min(an.Stated, p.asked.stated(analyzer.Fold(narrowed.Text)))
+				ch.answer = &narrowed
+			}
+			a, b = placeAround(cur.locs, aa, ab, a, b)
+		} else {
+			u := st.units[ch.unit]
+			ua, ub := sectionOf(lines, cur.locs, literals, max(u.start+1, a), min(u.end+1, b))
+			a, b = placeAround(cur.locs, ua, ub, a, b)
+		}
+		m = Match{StartLine: a, EndLine: b, Snippet: strings.Join(lines[a-1:b], "\n"), Also: ch.also, Answer: ch.answer, Explain: ch.why}
 		if !opts.SkipHighlights {
 			m.Highlights = highlights(m.Snippet, literals)
 		}

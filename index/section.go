@@ -77,3 +77,17 @@ func placeAround(locs []extract.Locator, first, last, from, to int) (int, int) {
 	}
 	return a, b
 }
+
+// holdsAny reports whether one of the lines holds one of the words
+// (folded as snippets fold them).
+func holdsAny(lines, words []string) bool {
+	for _, l := range lines {
+		f := analyzer.FoldText(l)
+		for _, w := range words {
+			if w != "" && strings.Contains(f, w) {
+				return true
+			}
+		}
+	}
+	return false
+}

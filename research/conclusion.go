@@ -212,7 +212,8 @@ func (q question) statesValue(fs []fact) bool {
 	return false
 }
 
-// about reports whether a folded passage is about the question: it holds
+// about reports whether a passage (folded as the index folds text,
+// analyzer.FoldText) is about the question: it holds
 // most of its content words, a synonym of them counting as one when it
 // holds one of the words itself.
 func (q question) about(f string) bool {
@@ -376,7 +377,7 @@ func mainPoint(s source, q question) (Point, int) {
 			p.Labels = append(p.Labels, l)
 		}
 		tier := tierFiller
-		if q.about(analyzer.Fold(e.Title + " " + e.Snippet)) {
+		if q.about(analyzer.FoldText(e.Title + " " + e.Snippet)) {
 			tier = tierAbout
 		}
 		return p, tier
@@ -438,7 +439,7 @@ func localPoint(s source, q question) (Point, int) {
 		}
 		tier := tierAbout
 		switch {
-		case a.Coverage < minCoverage && !q.about(analyzer.Fold(s.hit.Path+"\n"+m.Title+"\n"+m.Snippet)):
+		case a.Coverage < minCoverage && !q.about(analyzer.FoldText(s.hit.Path+"\n"+m.Title+"\n"+m.Snippet)):
 			tier = tierFiller
 		case a.Stated >= 1:
 			// It states a value of the kind the question asks for (the
@@ -483,7 +484,7 @@ func localPoint(s source, q question) (Point, int) {
 			// Each of the question's words the line holds counts as a
 			// word more: a line that holds them all beats one that
 			// repeats one of them.
-			n += 6 * q.held(analyzer.Fold(t))
+			n += 6 * q.held(analyzer.FoldText(t))
 			fs := factsOf(t, 0)
 			if len(fs) > 0 {
 				n += 3
@@ -540,7 +541,7 @@ func localPoint(s source, q question) (Point, int) {
 	}
 	tier := tierFiller
 	switch point := analyzer.Fold(strings.Join(text[first:end+1], "\n")); {
-	case !q.about(analyzer.Fold(m.Title + "\n" + m.Snippet)): // the title scopes the passage (工場安全教育テキスト)
+	case !q.about(analyzer.FoldText(m.Title + "\n" + m.Snippet)): // the title scopes the passage (工場安全教育テキスト)
 	case q.asked.any() && answersAny(q.asked, factsOf(point, 0)):
 		tier = tierAnswer
 	default:
@@ -636,7 +637,7 @@ func runOn(text []string, first int, q question) int {
 		}
 		return end
 	}
-	held := holdingWords(analyzer.Fold(text[first]), q.words)
+	held := holdingWords(analyzer.FoldText(text[first]), q.words)
 	kind := rowKind(strings.TrimSpace(text[first]))
 	for k, n := first+1, 0; k < len(text) && n < 2 && kind != ""; k++ {
 		t := strings.TrimSpace(text[k])
@@ -647,7 +648,7 @@ func runOn(text []string, first int, q question) int {
 			break
 		}
 		more := false
-		for i, h := range holdingWords(analyzer.Fold(t), q.words) {
+		for i, h := range holdingWords(analyzer.FoldText(t), q.words) {
 			if h && !held[i] {
 				held[i], more = true, true
 			}
@@ -690,14 +691,14 @@ func holdingWords(f string, words [][]string) []bool {
 // states the asked value and holds at least as many of the question's
 // words as line from does (one at least), or -1.
 func answerLine(text []string, from int, q question) int {
-	need := max(1, q.held(analyzer.Fold(text[from])))
+	need := max(1, q.held(analyzer.FoldText(text[from])))
 	found, dist := -1, 0
 	for k, l := range text {
 		t := strings.TrimSpace(l)
 		if t == "" || strings.HasPrefix(t, "#") || articleTitle.MatchString(t) || !answersAny(q.asked, factsOf(t, 0)) {
 			continue
 		}
-		if q.held(analyzer.Fold(t)) < need {
+		if q.held(analyzer.FoldText(t)) < need {
 			continue
 		}
 		d := k - from

@@ -505,13 +505,13 @@ func deepDrill(ctx context.Context, opts Options, r *Report) {
 	}
 	var texts []string
 	for _, m := range found.Matches {
-		texts = append(texts, analyzer.Fold(m.Passage+"\n"+m.Title))
+		texts = append(texts, analyzer.FoldText(m.Passage+"\n"+m.Title))
 	}
 	for _, h := range r.Local.Hits {
-		texts = append(texts, analyzer.Fold(h.Match.Passage+"\n"+h.Match.Title))
+		texts = append(texts, analyzer.FoldText(h.Match.Passage+"\n"+h.Match.Title))
 	}
 	for _, c := range cands {
-		fc := analyzer.Fold(c)
+		fc := analyzer.FoldText(c)
 		for _, t := range texts {
 			if strings.Contains(t, fc) {
 				r.Deep.Keywords = append(r.Deep.Keywords, c)

@@ -199,6 +199,8 @@ func deepFail(g *globalOptions, out io.Writer, asJSON bool, err error) error {
 		return err
 	}
 	s := research.Failed(err, sentence(err))
+	// The one table's code (index_busy, failed, …), made finer below.
+	s.Reason = report.Reason(local.OutcomeOf(err).Code)
 	switch {
 	case errors.Is(err, local.ErrInvalidInput):
 		s.Reason = "usage"

@@ -116,7 +116,7 @@ func buildThroughDaemon(ctx context.Context, opts buildOptions, g *globalOptions
 }
 
 func buildSummary(root string, st index.BuildStats) string {
-	s := fmt.Sprintf("indexed %s: %d files (%d added, %d updated, %d deleted, %d unchanged", root, st.Files, st.Added, st.Updated, st.Deleted, st.Unchanged)
+	s := fmt.Sprintf("indexed %s: %s (%d added, %d updated, %d deleted, %d unchanged", root, local.Files(st.Files), st.Added, st.Updated, st.Deleted, st.Unchanged)
 	if st.Skipped > 0 {
 		s += fmt.Sprintf(", %d skipped", st.Skipped)
 	}
@@ -190,7 +190,7 @@ func runIndexStatus(ctx context.Context, opts statusOptions, g *globalOptions, o
 		printIndexStatus(out, *st.Index)
 	}
 	if st.Daemon == nil && st.Changed > 0 {
-		fmt.Fprintf(out, "changes:      %d files changed since the last sync; lwr index build (or the daemon) applies them\n", st.Changed)
+		fmt.Fprintf(out, "changes:      %s changed since the last sync; lwr index build (or the daemon) applies them\n", local.Files(st.Changed))
 	}
 	if st.Index != nil {
 		sk, err := s.Skipped(ctx)
@@ -208,7 +208,7 @@ func runIndexStatus(ctx context.Context, opts statusOptions, g *globalOptions, o
 			fmt.Fprintf(out, "not read:     %d PDF files: pdftotext is not installed; %s (then run lwr index build)\n", missing, extract.PDFInstall())
 		}
 		if opts.skipped {
-			fmt.Fprintf(out, "skipped:      %d files\n", len(sk))
+			fmt.Fprintf(out, "skipped:      %s\n", local.Files(len(sk)))
 			for _, f := range sk {
 				fmt.Fprintf(out, "  %s  (%s)\n", f.Path, f.Why)
 			}
@@ -244,9 +244,9 @@ func runIndexStatus(ctx context.Context, opts statusOptions, g *globalOptions, o
 
 func printIndexStatus(out io.Writer, st index.Status) {
 	fmt.Fprintf(out, "schema:       %s\n", st.Schema)
-	fmt.Fprintf(out, "documents:    %d files, %d passages", st.Files, st.Passages)
+	fmt.Fprintf(out, "documents:    %s, %d passages", local.Files(st.Files), st.Passages)
 	if st.Skipped > 0 {
-		fmt.Fprintf(out, " (%d files skipped)", st.Skipped)
+		fmt.Fprintf(out, " (%s skipped)", local.Files(st.Skipped))
 	}
 	fmt.Fprintln(out)
 	if !st.LastSync.IsZero() {

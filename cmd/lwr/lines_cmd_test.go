@@ -73,6 +73,16 @@ func TestRankedQuestionLineFormats(t *testing.T) {
 			t.Errorf("no match %v in this process: exit %d %q %s", args, code, out, errOut)
 		}
 	}
+	// An error of a line format is said on stderr alone, as grep says it:
+	// stdout stays empty for the script that reads paths from it.
+	for _, args := range [][]string{{"-l", ""}, {"-c", ""}, {"--format", "grep", ""}} {
+		if out, errOut, code := inProcess(args...); code != exitUsage || out != "" || !strings.Contains(errOut, "query is empty") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, out, errOut)
+		}
+	}
+	if out, errOut, code := run(t, env, "--source-root", filepath.Join(root, "ない"), "--cache-dir", cache, "search", "-l", "有給"); code != exitUsage || out != "" {
+		t.Errorf("-l with a missing root: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
 	if testing.Short() {
 		return
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -137,7 +138,10 @@ func workspaceOf(flag string) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		if st, err := os.Stat(abs); err != nil || !st.IsDir() {
+		switch st, err := os.Stat(abs); {
+		case errors.Is(err, fs.ErrNotExist):
+			return "", usagef("--workspace %s does not exist; create it (mkdir) or name an existing folder", flag)
+		case err != nil || !st.IsDir():
 			return "", usagef("--workspace %s is not a folder", flag)
 		}
 		return abs, nil

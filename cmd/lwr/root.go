@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"log/slog"
@@ -89,8 +90,10 @@ func (g *globalOptions) indexOptions(cfg config.Config, role index.Role) (index.
 		AuditInterval: cfg.Index.AuditInterval,
 		LockTimeout:   cfg.Index.LockTimeout,
 		BatchBytes:    cfg.Index.BatchBytes,
-		Role:          role,
-		Logger:        g.logger(),
+		// 0 in the configuration is no limit.
+		BuildMemoryLimit: cmp.Or(cfg.Index.BuildMemoryLimit, -1),
+		Role:             role,
+		Logger:           g.logger(),
 	}, nil
 }
 
@@ -292,6 +295,12 @@ func newRootCommand(g *globalOptions) *cobra.Command {
 	g.AddFlags(root.PersistentFlags())
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		msg := err.Error()
+		// pflag's text of a bad number names Go's parser: say what the
+		// flag takes instead (invalid argument "abc" for "--max-files"
+		// flag: strconv.ParseInt: …).
+		if i := strings.Index(msg, " flag: strconv."); i >= 0 {
+			msg = msg[:i] + " flag: not a number"
+		}
 		if strings.Contains(c.Use, "QUERY") && strings.HasPrefix(msg, "unknown") {
 			// A word of the query that starts with "-" reads as a flag.
 			return usagef("%s; to search for a word that starts with -, put -- before the words: %s -- -word", msg, c.CommandPath())

@@ -117,9 +117,11 @@ func newSearchCommand(g *globalOptions) *cobra.Command {
 }
 
 func runSearch(ctx context.Context, opts searchOptions, g *globalOptions, out io.Writer, args []string) error {
-	// The JSON formats answer errors with a local_result too.
+	// The JSON formats answer errors with a local_result too; the line
+	// formats (grep, files, count) print nothing on stdout, as grep does.
+	asJSON := func() bool { return opts.format == local.FormatJSON || opts.format == local.FormatJSONExt } // set by Check
 	fail := func(err error) error {
-		if opts.format == local.FormatText {
+		if !asJSON() {
 			return err
 		}
 		local.WriteJSON(out, local.ErrorResult(sentence(err), errors.Is(err, policy.ErrCurrentnessInvalid)))
@@ -149,7 +151,7 @@ func runSearch(ctx context.Context, opts searchOptions, g *globalOptions, out io
 		return fail(err)
 	}
 	if st, err := os.Stat(cfg.SourceRoot); err != nil || !st.IsDir() {
-		if opts.format != local.FormatText {
+		if asJSON() {
 			local.WriteJSON(out, local.EmptyResult(cfg.SourceRoot, local.MissingRootSentence))
 			return nil
 		}

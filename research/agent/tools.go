@@ -57,12 +57,13 @@ type SearchIn struct {
 // match (local_result, and a note of each match's edition, relations and
 // place), the full annotations only when asked (detail).
 type SearchOut struct {
-	LocalResult local.AgentResult `json:"local_result" jsonschema:"the local_result of the research skill's agent-output-schema.json; its message ends with the words the search dropped, and why"`
-	Notes       []MatchNote       `json:"notes" jsonschema:"per match, in match order: its edition, its relations to other documents and where it stands in a PDF or Office document"`
-	Annotations []policy.Ext      `json:"annotations,omitempty" jsonschema:"with detail: per match, in match order, its editions (every date and edition statement found), relations and the currentness records that apply"`
-	Policies    *policy.Policies  `json:"policies,omitempty" jsonschema:"with detail: the source root's policies applied"`
-	Locations   []local.Location  `json:"locations,omitempty" jsonschema:"with detail: per match, in match order, where a PDF or Office match stands (page, sheet and row, slide, heading) and injection patterns found in its text; {} for text files"`
-	Index       IndexInfo         `json:"index"`
+	LocalResult local.AgentResult     `json:"local_result" jsonschema:"the local_result of the research skill's agent-output-schema.json; its message ends with the words the search dropped, and why"`
+	Notes       []MatchNote           `json:"notes" jsonschema:"per match, in match order: its edition, its relations to other documents and where it stands in a PDF or Office document"`
+	Annotations []policy.Ext          `json:"annotations,omitempty" jsonschema:"with detail: per match, in match order, its editions (every date and edition statement found), relations and the currentness records that apply"`
+	Policies    *policy.Policies      `json:"policies,omitempty" jsonschema:"with detail: the source root's policies applied"`
+	Locations   []local.Location      `json:"locations,omitempty" jsonschema:"with detail: per match, in match order, where a PDF or Office match stands (page, sheet and row, slide, heading) and injection patterns found in its text; {} for text files"`
+	Passages    []local.MatchPassages `json:"passages,omitempty" jsonschema:"with detail: per match, in match order, its kind of document and the passages it shows with their lines: the snippet, the unit of it that states the answer, and a further passage of the file that states the asked value too"`
+	Index       IndexInfo             `json:"index"`
 	// QueryUnderstanding says whether the query should be restated before
 	// it is trusted, and which words.
 	QueryUnderstanding understand.Assessment `json:"query_understanding"`
@@ -75,6 +76,7 @@ type MatchNote struct {
 	Edition  string `json:"edition" jsonschema:"the match's edition as a label (2024年度 第2版), 版不明 when none is stated"`
 	Relation string `json:"relation" jsonschema:"the match's relations: 優先版, 旧版(優先: <path>), 旧版あり(<paths>), 関連の可能性(<paths>), or なし"`
 	Where    string `json:"where,omitempty" jsonschema:"PDF and Office documents: where the snippet stands (p.3, シート「単価表」 行12, スライド4, 見出し「第3条」)"`
+	Answer   string `json:"answer,omitempty" jsonschema:"the lines of the snippet that state what the question asks for (an amount, a number, a date, a version), as L12-L13, when a line states it"`
 	Note     string `json:"note,omitempty" jsonschema:"currentness records that apply and texts that read as instructions to an agent, in one line"`
 }
 
@@ -287,7 +289,7 @@ func (s *Server) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchIn
 	out.Notes = notes(res)
 	if in.Detail {
 		ext := res.Ext()
-		out.Annotations, out.Policies, out.Locations = ext.Annotations, &ext.Policies, ext.Locations
+		out.Annotations, out.Policies, out.Locations, out.Passages = ext.Annotations, &ext.Policies, ext.Locations, ext.Passages
 	}
 	out.Index = indexInfo(res.Root, res.Synced, res.Via)
 	out.Index.Stale = res.Stale
@@ -315,6 +317,9 @@ func notes(res *local.Result) []MatchNote {
 			if len(l.SuspiciousPatterns) > 0 {
 				n.Note = strings.TrimPrefix(n.Note+"; 要確認: the text reads as instructions to an agent ("+strings.Join(l.SuspiciousPatterns, ", ")+")", "; ")
 			}
+		}
+		if a := m.Answer; a != nil && a.Stated >= 1 {
+			n.Answer = fmt.Sprintf("L%d-L%d", a.StartLine, a.EndLine)
 		}
 		out[i] = n
 	}

@@ -112,7 +112,7 @@ func renderLines(r *Result, f Format, o RenderOptions) string {
 func folded(words []string) []string {
 	out := make([]string, 0, len(words))
 	for _, w := range words {
-		if t := strings.TrimSpace(analyzer.Fold(w)); t != "" {
+		if t := strings.TrimSpace(analyzer.FoldText(w)); t != "" {
 			out = append(out, t)
 		}
 	}
@@ -124,7 +124,7 @@ func folded(words []string) []string {
 func matchingLines(lines, terms []string, first int) []int {
 	var out []int
 	for i, l := range lines {
-		f := analyzer.Fold(l)
+		f := analyzer.FoldText(l)
 		for _, t := range terms {
 			if t != "" && strings.Contains(f, t) {
 				out = append(out, first+i)

@@ -119,7 +119,7 @@ func TestRankedCountsDoNotChangeWithTheLimit(t *testing.T) {
 		}
 		first := strings.SplitN(res.Message, "\n", 2)[0]
 		text := Render(res, FormatText, RenderOptions{})
-		if !strings.Contains(first, "; files="+strconv.Itoa(len(res.Matches))+";") || !strings.Contains(text, strconv.Itoa(len(res.Matches))+" files shown (ranked") {
+		if !strings.Contains(first, "; files="+strconv.Itoa(len(res.Matches))+";") || !strings.Contains(text, Files(len(res.Matches))+" shown (ranked") {
 			t.Errorf("--max-files %d: message %q, text ends %q", limit, first, text[strings.LastIndex(strings.TrimSpace(text), "\n")+1:])
 		}
 	}

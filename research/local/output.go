@@ -300,9 +300,9 @@ func writeText(out io.Writer, r *Result, tty bool) {
 	// found there changes with how many it was asked for, so it is not
 	// shown; a full-text search counts them all.
 	if r.Mode == index.Ranked {
-		fmt.Fprintf(out, "%d files shown (%s, %d indexed, %s)\n", len(r.Matches), r.Mode, r.Scanned, r.Took.Round(time.Millisecond))
+		fmt.Fprintf(out, "%s shown (%s, %d indexed, %s)\n", Files(len(r.Matches)), r.Mode, r.Scanned, r.Took.Round(time.Millisecond))
 	} else {
-		fmt.Fprintf(out, "%d of %d files shown (%s, %d indexed, %s)\n", len(r.Matches), r.Total, r.Mode, r.Scanned, r.Took.Round(time.Millisecond))
+		fmt.Fprintf(out, "%d of %s shown (%s, %d indexed, %s)\n", len(r.Matches), Files(r.Total), r.Mode, r.Scanned, r.Took.Round(time.Millisecond))
 	}
 }
 
@@ -335,4 +335,12 @@ func groupDigits(d string) string {
 		b.WriteRune(c)
 	}
 	return b.String()
+}
+
+// Files is a count of files as people write it: 1 file, 3 files.
+func Files(n int) string {
+	if n == 1 {
+		return "1 file"
+	}
+	return fmt.Sprintf("%d files", n)
 }

@@ -7,6 +7,7 @@ import (
 	"path"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"lwr/analyzer"
@@ -111,7 +112,12 @@ func locate(m index.Match, flag func(string) []string) Location {
 	}
 	l := Location{Format: strings.TrimPrefix(path.Ext(m.Path), "."), Locator: m.Locator, Label: m.Locator.Label()}
 	if flag != nil {
-		l.SuspiciousPatterns = flag(m.Snippet)
+		// Every text shown: the snippet and the further passages.
+		texts := []string{m.Snippet}
+		for _, a := range m.Also {
+			texts = append(texts, a.Snippet)
+		}
+		l.SuspiciousPatterns = flag(strings.Join(texts, "\n"))
 	}
 	return l
 }
@@ -301,7 +307,9 @@ func wordNotes(q index.Query, res *index.Result, a *analyzer.Analyzer) string {
 		switch {
 		case !kept && len(why) > 0:
 			dropped = append(dropped, fmt.Sprintf("%s(%s)", shown(w.Text), strings.Join(why, ", ")))
-		case kept && single && len(toks) > 1:
+		case kept && single && len(toks) > 1 && !strings.ContainsFunc(w.Text, isKanaOrMark):
+			// A word written as one (離席, 新規事業推進室), not a question
+			// typed without spaces, whose particles part it anyway.
 			parts := make([]string, len(toks))
 			for i, t := range toks {
 				parts[i] = shown(w.Text[t.Start:t.End])
@@ -337,4 +345,10 @@ func summary(res *index.Result) string {
 		fmt.Fprintf(&b, "; synonyms=%s", strings.Join(res.Synonyms, ","))
 	}
 	return b.String()
+}
+
+// isKanaOrMark reports hiragana and punctuation, which part a question
+// typed without spaces into words.
+func isKanaOrMark(r rune) bool {
+	return unicode.In(r, unicode.Hiragana) || unicode.IsPunct(r) || unicode.IsSpace(r)
 }

@@ -105,7 +105,7 @@ func rendered(r *local.Result) map[local.Format]string {
 	for _, f := range []local.Format{local.FormatText, local.FormatJSON, local.FormatJSONExt, local.FormatGrep, local.FormatFiles, local.FormatCount} {
 		s := local.Render(r, f, local.RenderOptions{Context: local.LineContext{Before: 1, After: 1}})
 		if f == local.FormatText {
-			if i := strings.LastIndex(strings.TrimRight(s, "\n"), "\n"); i >= 0 && strings.Contains(s[i:], " files shown (") {
+			if i := strings.LastIndex(strings.TrimRight(s, "\n"), "\n"); i >= 0 && strings.Contains(s[i:], " shown (") {
 				s = s[:i]
 			}
 		}
