@@ -348,3 +348,33 @@ func JoinLines(s string) string {
 	}
 	return b.String()
 }
+
+// JoinWrapped joins the lines of one paragraph as they read: each line's
+// runs of white space made one space, and no space where a line break
+// stood between two Japanese characters, or between one and a digit
+// (在宅勤務手当は月額 / 5,000円とし → 在宅勤務手当は月額5,000円とし); a
+// space between words (quick / brown).
+func JoinWrapped(lines []string) string {
+	var b strings.Builder
+	for _, l := range lines {
+		l = strings.Join(strings.Fields(l), " ")
+		if l == "" {
+			continue
+		}
+		if b.Len() > 0 {
+			p, _ := utf8.DecodeLastRuneInString(b.String())
+			r, _ := utf8.DecodeRuneInString(l)
+			if !(japaneseOrMark(p) && (japaneseOrMark(r) || asciiDigit(r)) || asciiDigit(p) && japaneseOrMark(r)) {
+				b.WriteByte(' ')
+			}
+		}
+		b.WriteString(l)
+	}
+	return b.String()
+}
+
+// japaneseOrMark is a Japanese character or a Japanese punctuation mark
+// (、。「」（）).
+func japaneseOrMark(r rune) bool {
+	return cjkRune(r) || r >= 0x3000 && r <= 0x303F || r >= 0xFF01 && r <= 0xFF0F || r >= 0xFF1A && r <= 0xFF20 || r == 0xFF08 || r == 0xFF09
+}

@@ -717,7 +717,7 @@ func choose(s *structure, p *rankedPlan, head string, kind DocKind, hits []score
 	}
 	text := s.plain(win)
 	if a != u.start || b != u.end {
-		text = plainText(strings.Join(strings.Fields(strings.Join(s.lines[a:b+1], " ")), " "))
+		text = plainText(analyzer.JoinWrapped(s.lines[a : b+1]))
 	}
 	ch.answer = &Answer{StartLine: max(a+1, ch.start), EndLine: min(b+1, ch.end), Text: text, Kind: u.kind.String(), Stated: scores[win].stated, Coverage: scores[win].share, Asked: p.asked.String()}
 	if explain {

@@ -556,7 +556,7 @@ func (ix *Index) snippet(rel string, hits []scoredPassage, p *rankedPlan, opts S
 			if aa != an.StartLine || ab != an.EndLine {
 				narrowed := *an
 				narrowed.StartLine, narrowed.EndLine = aa, ab
-				narrowed.Text = plainText(strings.Join(strings.Fields(strings.Join(lines[aa-1:ab], " ")), " "))
+				narrowed.Text = plainText(analyzer.JoinWrapped(lines[aa-1 : ab]))
 				narrowed.Stated = min(an.Stated, p.asked.stated(analyzer.Fold(narrowed.Text)))
 				ch.answer = &narrowed
 			}
