@@ -266,7 +266,10 @@ func (ix *Index) openWriter(ctx context.Context) error {
 		case isTimeout(err):
 			return &LockedError{Dir: ix.opts.Dir, Holder: readOwner(ix.opts.Dir)}
 		default:
-			ix.Rebuilt = "index could not be opened: " + err.Error()
+			// Bleve's text runs over lines (the mapping it could not
+			// parse): its first line says enough.
+			why, _, _ := strings.Cut(err.Error(), "\n")
+			ix.Rebuilt = "the index is damaged (" + strings.TrimSpace(why) + ")"
 		}
 	} else {
 		ix.Rebuilt = "new index"

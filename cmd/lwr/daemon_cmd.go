@@ -89,6 +89,7 @@ func runWatch(ctx context.Context, opts watchOptions, g globalOptions, out io.Wr
 	// A daemon's log is read after the fact: Bleve's own warnings belong
 	// in it.
 	log.SetOutput(libraryLog{&g, true})
+	g.daemon = true
 	lo, err := g.localOptions(cfg)
 	if err != nil {
 		return err

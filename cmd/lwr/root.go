@@ -29,6 +29,9 @@ type globalOptions struct {
 	sourceRoot string
 	cacheDir   string
 	verbose    bool
+	// daemon: the process is the daemon, whose log (daemon.log) is read
+	// after the fact and says what it did (syncs, stops), not only warnings.
+	daemon bool
 
 	stdin          io.Reader
 	stdout, stderr io.Writer
@@ -60,6 +63,9 @@ func (g *globalOptions) load(extra ...config.Override) (config.Config, []config.
 // logger is quiet (warnings only) unless --verbose.
 func (g *globalOptions) logger() *slog.Logger {
 	level := slog.LevelWarn
+	if g.daemon {
+		level = slog.LevelInfo
+	}
 	if g.verbose {
 		level = slog.LevelDebug
 	}
