@@ -545,15 +545,7 @@ func (p *parser) markdownTable(i int) int {
 		k := p.add(unit{start: j, end: j, kind: unitRow, header: -1, lead: p.lastText, cells: markdownCells(lines[j])})
 		rows = append(rows, k)
 	}
-	if header >= 0 {
-		p.s.units[header].head = true
-		for _, k := range rows {
-			if k != header {
-				p.s.units[k].header = header
-			}
-		}
-	}
-	p.list = p.list[:0]
+	p.endTable(header, rows)
 	return end - i + 1
 }
 
@@ -634,15 +626,7 @@ func (p *parser) htmlTable(i int) int {
 		}
 		j++
 	}
-	if header >= 0 {
-		p.s.units[header].head = true
-		for _, k := range rows {
-			if k != header {
-				p.s.units[k].header = header
-			}
-		}
-	}
-	p.list = p.list[:0]
+	p.endTable(header, rows)
 	return end - i + 1
 }
 
@@ -774,4 +758,18 @@ func (s *structure) plain(k int) string {
 		}
 	}
 	return strings.Join(parts, " ")
+}
+
+// endTable marks a table's header row (-1: none) and gives each of its
+// other rows that header; a table ends any list.
+func (p *parser) endTable(header int, rows []int) {
+	if header >= 0 {
+		p.s.units[header].head = true
+		for _, k := range rows {
+			if k != header {
+				p.s.units[k].header = header
+			}
+		}
+	}
+	p.list = p.list[:0]
 }
