@@ -4,6 +4,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"lwr/analyzer"
 	"lwr/analyzer/lazyre"
 )
 
@@ -757,7 +758,9 @@ func (s *structure) plain(k int) string {
 			parts = append(parts, t)
 		}
 	}
-	return strings.Join(parts, " ")
+	// The lines as they read: no space where a Japanese sentence or word
+	// was wrapped.
+	return analyzer.JoinWrapped(parts)
 }
 
 // endTable marks a table's header row (-1: none) and gives each of its
