@@ -112,8 +112,12 @@ func (p *rankedPlan) readWords() {
 			seen[t.Term] = true
 			p.termIndex[t.Term] = len(p.terms)
 			p.terms = append(p.terms, t.Term)
-			p.weights = append(p.weights, termWeight(t))
-			if isContent(t) {
+			w, content := termWeight(t), isContent(t)
+			if framesTime(text, t) {
+				w, content = wAffix, false
+			}
+			p.weights = append(p.weights, w)
+			if content {
 				p.content = append(p.content, t.Term)
 			}
 			// Unknown words and katakana, which the analyzer may cut

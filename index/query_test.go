@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -146,5 +147,32 @@ func BenchmarkPlanLongQuery(b *testing.B) {
 				planRanked(q, SearchOptions{Dictionary: dict})
 			}
 		})
+	}
+}
+
+// TestTimeFramesAreNotTheTopic: 前 of 研修の前に says when, not what the
+// question is about; the same noun that names a thing stays a word.
+func TestTimeFramesAreNotTheTopic(t *testing.T) {
+	tests := []struct {
+		q, word string
+		content bool
+	}{
+		{"Git研修の前に入れておくツール", "前", false},
+		{"休暇の間に連絡してもいい？", "間", false},
+		{"前の版と何が違う？", "前", true},
+	}
+	for _, tt := range tests {
+		p := planRanked(Query{Words: []Word{{Text: tt.q}}}, SearchOptions{})
+		k, ok := p.termIndex[tt.word]
+		if !ok {
+			t.Errorf("%q: no word %q in %v", tt.q, tt.word, p.terms)
+			continue
+		}
+		if got := slices.Contains(p.content, tt.word); got != tt.content {
+			t.Errorf("%q: %q a content word = %v, want %v (weight %g)", tt.q, tt.word, got, tt.content, p.weights[k])
+		}
+		if !tt.content && p.weights[k] != wAffix {
+			t.Errorf("%q: %q weighs %g, want %g", tt.q, tt.word, p.weights[k], wAffix)
+		}
 	}
 }

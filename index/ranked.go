@@ -89,6 +89,15 @@ func isAffix(t analyzer.Token) bool {
 	return t.POS == "名詞,接尾" || strings.HasPrefix(t.POS, "接頭詞")
 }
 
+// timeFrames are nouns that, after の, say when rather than what (研修の前に,
+// 休暇の間, 会議の最中): weighed as a frame word, not as the topic.
+var timeFrames = map[string]bool{"前": true, "間": true, "最中": true}
+
+// framesTime reports a word of timeFrames written right after の.
+func framesTime(text string, t analyzer.Token) bool {
+	return timeFrames[t.Term] && strings.HasPrefix(t.POS, "名詞") && strings.HasSuffix(text[:t.Start], "の")
+}
+
 // politePrefixes are prefixes that add nothing to the noun they join (ご利用,
 // 各部署).
 var politePrefixes = map[string]bool{"お": true, "ご": true, "御": true, "各": true, "約": true, "第": true, "全": true, "計": true, "毎": true}

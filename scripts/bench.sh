@@ -108,9 +108,9 @@ done
 
 # Answers on real documents (testdata/realdev): answer MRR@10, answer@1 and
 # file MRR@10 on the tuning part, the part kept out of tuning and, when it
-# is there, the blind set.
-for part in tune holdout blind; do
-  [[ $part == blind && ! -f testdata/realdev/blind-queries.tsv ]] && continue
+# is there, the two blind sets.
+for part in tune holdout blind blind2; do
+  [[ $part == blind* && ! -f testdata/realdev/$part-queries.tsv ]] && continue
   "$bench/realdev.sh" "$part" "$lwr"
 done
 
