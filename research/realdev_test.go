@@ -15,7 +15,8 @@ import (
 )
 
 // realdevPart is the part of testdata/realdev the research is measured
-// on: LWR_REALDEV_PART (tune, holdout, all or blind), tune when unset.
+// on: LWR_REALDEV_PART (tune, holdout, all, blind or blind2), tune when
+// unset.
 func realdevPart() string {
 	if p := os.Getenv("LWR_REALDEV_PART"); p != "" {
 		return p
@@ -74,13 +75,14 @@ func answerSpans(s string) [][2]int {
 // realdevQuestions reads the questions of one part of testdata/realdev:
 // tune and holdout are split.tsv's parts of queries.tsv, all is every
 // question of it, blind is blind-queries.tsv (its fourth column says
-// everyday) with blind-answers.tsv.
+// everyday) with blind-answers.tsv, blind2 the same of blind2-*.tsv.
 func realdevQuestions(t *testing.T, dir, part string) []realdevQuestion {
 	t.Helper()
 	queries, answers := "queries.tsv", "answers.tsv"
 	everyday := map[string]bool{}
-	if part == "blind" {
-		queries, answers = "blind-queries.tsv", "blind-answers.tsv"
+	blind := part == "blind" || part == "blind2"
+	if blind {
+		queries, answers = part+"-queries.tsv", part+"-answers.tsv"
 		if _, err := os.Stat(filepath.Join(dir, queries)); err != nil {
 			t.Skipf("testdata/realdev has no blind set yet (%s)", queries)
 		}
@@ -97,9 +99,9 @@ func realdevQuestions(t *testing.T, dir, part string) []realdevQuestion {
 				keep[r[0]] = true
 			}
 		}
-	case "all", "blind":
+	case "all", "blind", "blind2":
 	default:
-		t.Fatalf("LWR_REALDEV_PART=%q: use tune, holdout, all or blind", part)
+		t.Fatalf("LWR_REALDEV_PART=%q: use tune, holdout, all, blind or blind2", part)
 	}
 	var qs []realdevQuestion
 	at := map[string]int{}
@@ -108,7 +110,7 @@ func realdevQuestions(t *testing.T, dir, part string) []realdevQuestion {
 			continue
 		}
 		q := realdevQuestion{id: r[0], text: r[1], everyday: everyday[r[0]], answers: map[string][][2]int{}}
-		if part == "blind" {
+		if blind {
 			q.everyday = len(r) > 3 && r[3] == "everyday"
 		}
 		at[r[0]] = len(qs)
