@@ -73,6 +73,24 @@ func TestKeyPointsNewestEditionFirst(t *testing.T) {
 	}
 }
 
+// Two editions of a collection of guides, in folders named by edition,
+// the newer one reorganised (its rule in another file): the newer
+// edition's point comes first though the older one's file ranks higher,
+// and the older one's is labelled 旧版.
+func TestKeyPointsNewerCollectionFirst(t *testing.T) {
+	files := map[string]string{
+		"社内/guide_2020-04/rules/password.md": "# パスワード\n\n## 長さ\n\nパスワードの長さは8文字以上とする。パスワードの長さが足りない場合は登録できない。パスワードは英数字を混ぜる。\n",
+		"社内/guide_2026-03/auth/login.md":     "# ログイン\n\n## パスワード\n\nパスワードは12文字以上とする。\n",
+	}
+	c, _ := conclusionOf(t, files, "パスワードの長さは何文字以上？")
+	if len(c.Points) < 2 || c.Points[0].Where != "社内/guide_2026-03/auth/login.md" || !strings.Contains(c.Points[0].Text, "12文字") {
+		t.Fatalf("points %+v, want the 2026-03 edition's first", c.Points)
+	}
+	if p := c.Points[1]; !slices.Contains(p.Labels, "旧版") {
+		t.Errorf("the 2020-04 edition's point %+v, want it labelled 旧版", p)
+	}
+}
+
 // Two organisations' folders with rules of their own: each one's answer
 // line is among the first points, each cited from its own folder.
 func TestKeyPointsOnePerOrganisation(t *testing.T) {

@@ -58,6 +58,43 @@ func sameFamily(a, b *Hit) bool {
 	return familyKey(a.Path) == familyKey(b.Path)
 }
 
+// collectionKey is the folder of a path that names an edition, with its
+// years, dates and versions replaced (freee/a11y-guidelines_202603.0/ja/…
+// → freee/a11y-guidelines_#): the documents under two such folders are
+// two editions of one collection. "" for a path with no such folder.
+func collectionKey(p string) string {
+	segs := strings.Split(p, "/")
+	for i, sg := range segs[:len(segs)-1] {
+		if versionToken.MatchString(sg) {
+			return familyKey(strings.Join(segs[:i+1], "/"))
+		}
+	}
+	return ""
+}
+
+// newerCollection compares the collections two local sources stand in:
+// +1 when a's folder names the newer edition, -1 when b's does, 0 when
+// they are not editions of one collection.
+func newerCollection(a, b *Hit) int {
+	ka := collectionKey(a.Path)
+	if ka == "" || ka != collectionKey(b.Path) {
+		return 0
+	}
+	n := strings.Count(ka, "/") + 1
+	fa := strings.Join(strings.Split(a.Path, "/")[:n], "/")
+	fb := strings.Join(strings.Split(b.Path, "/")[:n], "/")
+	va, vb := pathVersion(fa), pathVersion(fb)
+	for i := range min(len(va), len(vb)) {
+		if c := slices.Compare(va[i], vb[i]); c != 0 {
+			if c > 0 {
+				return 1
+			}
+			return -1
+		}
+	}
+	return 0
+}
+
 // newerEdition compares two editions of one document: +1 when a is the
 // newer, -1 when b is, 0 when neither their texts (edition, revision and
 // effective dates) nor their paths (the folders' years and versions) tell.
@@ -107,9 +144,10 @@ func exampleOnly(s source, query string) bool {
 // orderPoints orders the ranked points of one tier: among the answers,
 // rules before other kinds of document (a form's or an FAQ's value is no
 // rule's); then the search's order, with the newest edition of a family
-// moved up to just before the highest-ranked older one. It labels an
-// older edition's point 旧版 when a newer one of its family is among the
-// points.
+// moved up to just before the highest-ranked older one (else the first
+// point of a newer edition of its collection). It labels an older
+// edition's point 旧版 when a newer one of its family or collection is
+// among the points.
 func orderPoints(rs []rankedPoint, query string, answers bool) []rankedPoint {
 	if answers {
 		slices.SortStableFunc(rs, func(a, b rankedPoint) int { return kindRank(a.src, query) - kindRank(b.src, query) })
@@ -121,10 +159,18 @@ func orderPoints(rs []rankedPoint, query string, answers bool) []rankedPoint {
 		// The newest of the family ranked below i.
 		best := -1
 		for j := i + 1; j < len(rs); j++ {
-			if !rs[j].src.local() || !sameFamily(rs[i].src.hit, rs[j].src.hit) || answers && kindRank(rs[j].src, query) != kindRank(rs[i].src, query) {
+			if !rs[j].src.local() || answers && kindRank(rs[j].src, query) != kindRank(rs[i].src, query) {
 				continue
 			}
-			if newerEdition(rs[j].src.hit, rs[i].src.hit) > 0 && (best < 0 || newerEdition(rs[j].src.hit, rs[best].src.hit) > 0) {
+			if sameFamily(rs[i].src.hit, rs[j].src.hit) {
+				if newerEdition(rs[j].src.hit, rs[i].src.hit) > 0 && (best < 0 || newerEdition(rs[j].src.hit, rs[best].src.hit) > 0) {
+					best = j
+				}
+				continue
+			}
+			// Else the first of the newer edition of the collection
+			// (another document of a folder named by a later edition).
+			if best < 0 && newerCollection(rs[j].src.hit, rs[i].src.hit) > 0 {
 				best = j
 			}
 		}
@@ -140,7 +186,7 @@ func orderPoints(rs []rankedPoint, query string, answers bool) []rankedPoint {
 			continue
 		}
 		for j := range rs {
-			if j != i && rs[j].src.local() && sameFamily(rs[i].src.hit, rs[j].src.hit) && newerEdition(rs[j].src.hit, rs[i].src.hit) > 0 {
+			if j != i && rs[j].src.local() && (sameFamily(rs[i].src.hit, rs[j].src.hit) && newerEdition(rs[j].src.hit, rs[i].src.hit) > 0 || newerCollection(rs[j].src.hit, rs[i].src.hit) > 0) {
 				rs[i].p.Labels = append(rs[i].p.Labels, "旧版")
 				break
 			}
