@@ -175,7 +175,7 @@ func (s *searcher) searchSubtopic(ctx context.Context, topic string, sub Subtopi
 	// The subtopic's words that no evidence states.
 	var texts []string
 	for _, e := range f.Evidence {
-		texts = append(texts, analyzer.Fold(e.Claim+"\n"+strings.Join(e.Lines, "\n")))
+		texts = append(texts, analyzer.FoldText(e.Claim+"\n"+strings.Join(e.Lines, "\n")))
 	}
 	for _, fw := range words {
 		w := fw
@@ -200,9 +200,9 @@ func about(e Evidence, words []string) bool {
 	if len(words) == 0 {
 		return true
 	}
-	text := analyzer.Fold(e.Title + "\n" + e.Claim + "\n" + strings.Join(e.Lines, "\n"))
+	text := analyzer.FoldText(e.Title + "\n" + e.Claim + "\n" + strings.Join(e.Lines, "\n"))
 	if e.Page != nil {
-		text += "\n" + analyzer.Fold(e.Page.Title+"\n"+e.Page.Snippet)
+		text += "\n" + analyzer.FoldText(e.Page.Title+"\n"+e.Page.Snippet)
 	}
 	return holds(text, words)
 }
@@ -237,7 +237,7 @@ func focus(e Evidence, name string, words []string) Evidence {
 	if len(e.Claims) > 1 {
 		var keep []string
 		for _, c := range e.Claims {
-			if holds(analyzer.Fold(c), words) {
+			if holds(analyzer.FoldText(c), words) {
 				keep = append(keep, c)
 			}
 		}
@@ -265,7 +265,7 @@ func focus(e Evidence, name string, words []string) Evidence {
 			return e
 		}
 		items++
-		if holds(analyzer.Fold(body[i-1]), words) {
+		if holds(analyzer.FoldText(body[i-1]), words) {
 			idx = append(idx, i)
 		}
 	}

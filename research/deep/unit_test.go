@@ -91,3 +91,16 @@ func TestUnitBoundaries(t *testing.T) {
 		t.Errorf("hidden sheet evidence %+v", e)
 	}
 }
+
+// Evidence from a PDF whose Japanese text was laid out with spaces
+// between characters (年 次 有 給 休 暇) is about the words it states,
+// as the index reads it.
+func TestEvidenceAboutSpacedText(t *testing.T) {
+	e := Evidence{Title: "就 業 規 則", Claim: "年 次 有 給 休 暇 は 10 日 と す る。", Lines: []string{"第 21 条 （年 次 有 給 休 暇）", "年 次 有 給 休 暇 は 10 日 と す る。"}}
+	if !about(e, []string{"有給", "休暇"}) {
+		t.Errorf("evidence %q is not about 有給 休暇", e.Claim)
+	}
+	if about(e, []string{"育児", "休業"}) {
+		t.Errorf("evidence %q is about 育児 休業", e.Claim)
+	}
+}
