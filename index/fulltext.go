@@ -61,7 +61,7 @@ func (ix *Index) fullText(ctx context.Context, q Query, opts SearchOptions) (*Re
 	for _, w := range words {
 		req := ix.searchRequest(literalQuery(w, 1), int(n)+1, false)
 		req.Score = "none"
-		sr, err := ix.b.SearchInContext(ctx, req)
+		sr, err := ix.searchIn(ctx, req)
 		if err != nil {
 			return nil, fmt.Errorf("search: %w", err)
 		}

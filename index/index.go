@@ -86,6 +86,9 @@ var (
 	// ErrNeedsRebuild: the index exists but a build must run before it can
 	// be searched (another schema version, an interrupted build, damage).
 	ErrNeedsRebuild = errors.New("the index must be rebuilt")
+	// ErrDamaged: a search found a segment of the index it cannot read
+	// (its bytes were changed behind its back); a forced build mends it.
+	ErrDamaged = errors.New("the index is damaged")
 	// ErrNoRoot: the source root does not exist or is not a folder.
 	ErrNoRoot = errors.New("the source root does not exist")
 )

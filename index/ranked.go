@@ -229,7 +229,7 @@ func (ix *Index) ranked(ctx context.Context, q Query, opts SearchOptions) (*Resu
 	size := opts.Limit * hitsPerResult
 	for {
 		req := ix.searchRequest(p.q, size, opts.Explain)
-		sr, err := ix.b.SearchInContext(ctx, req)
+		sr, err := ix.searchIn(ctx, req)
 		if err != nil {
 			return nil, fmt.Errorf("search: %w", err)
 		}
@@ -365,7 +365,7 @@ func (ix *Index) ranked(ctx context.Context, q Query, opts SearchOptions) (*Resu
 		}
 		pq := bleve.NewTermQuery(pref)
 		pq.SetField(fieldPath)
-		sr, err := ix.b.SearchInContext(ctx, ix.searchRequest(bleve.NewConjunctionQuery(p.q, pq), 1, opts.Explain))
+		sr, err := ix.searchIn(ctx, ix.searchRequest(bleve.NewConjunctionQuery(p.q, pq), 1, opts.Explain))
 		if err != nil {
 			return nil, fmt.Errorf("search: %w", err)
 		}
@@ -413,7 +413,7 @@ func (ix *Index) filePassages(ctx context.Context, q query.Query, files []string
 	if len(ids) == 0 {
 		return out, nil
 	}
-	sr, err := ix.b.SearchInContext(ctx, ix.searchRequest(bleve.NewConjunctionQuery(q, bleve.NewDocIDQuery(ids)), len(ids), false))
+	sr, err := ix.searchIn(ctx, ix.searchRequest(bleve.NewConjunctionQuery(q, bleve.NewDocIDQuery(ids)), len(ids), false))
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
 	}
@@ -445,7 +445,7 @@ func (ix *Index) holdTerms(ctx context.Context, docs, terms []string) (map[strin
 		q := bleve.NewConjunctionQuery(bleve.NewDisjunctionQuery(ps...), bleve.NewDisjunctionQuery(termQ(fieldBody, t, 1), termQ(fieldHead, t, 1)))
 		req := ix.searchRequest(q, 50*len(left)+100, false)
 		req.Score = "none"
-		sr, err := ix.b.SearchInContext(ctx, req)
+		sr, err := ix.searchIn(ctx, req)
 		if err != nil {
 			return nil, fmt.Errorf("search: %w", err)
 		}
@@ -489,7 +489,7 @@ func (ix *Index) hasTerms(ctx context.Context, doc string, terms []string) (bool
 		q := bleve.NewConjunctionQuery(pq, bleve.NewDisjunctionQuery(termQ(fieldBody, t, 1), termQ(fieldHead, t, 1)))
 		req := ix.searchRequest(q, 0, false)
 		req.Score = "none"
-		sr, err := ix.b.SearchInContext(ctx, req)
+		sr, err := ix.searchIn(ctx, req)
 		if err != nil {
 			return false, fmt.Errorf("search: %w", err)
 		}

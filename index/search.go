@@ -13,6 +13,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/blevesearch/bleve/v2"
+
 	"lwr/analyzer"
 	"lwr/analyzer/edition"
 	"lwr/config"
@@ -231,8 +233,15 @@ func CheckQuery(q Query, synonyms []string) error {
 
 // Search runs a query. A query over the bounds (CheckQuery) is refused
 // with ErrQueryTooLong; ctx ends the search.
-func (ix *Index) Search(ctx context.Context, q Query, opts SearchOptions) (*Result, error) {
+func (ix *Index) Search(ctx context.Context, q Query, opts SearchOptions) (res *Result, err error) {
 	start := time.Now()
+	defer func() {
+		// Bleve's segment readers trust their files: bytes changed on
+		// disk panic there. The search fails, the process goes on.
+		if r := recover(); r != nil {
+			res, err = nil, ix.damaged(r)
+		}
+	}()
 	if err := CheckQuery(q, opts.Synonyms); err != nil {
 		return nil, err
 	}
@@ -241,10 +250,6 @@ func (ix *Index) Search(ctx context.Context, q Query, opts SearchOptions) (*Resu
 	}
 	opts = opts.withDefaults()
 	opts.analyzer = ix.opts.AnalyzerOf()
-	var (
-		res *Result
-		err error
-	)
 	if opts.Mode == FullText {
 		res, err = ix.fullText(ctx, q, opts)
 	} else {
@@ -257,6 +262,22 @@ func (ix *Index) Search(ctx context.Context, q Query, opts SearchOptions) (*Resu
 	res.Scanned = ix.internalInt(keyFiles)
 	res.Took = time.Since(start)
 	return res, nil
+}
+
+// searchIn runs a Bleve search of the index. The queries lwr makes
+// cannot fail, so an error that is not the context's is Bleve's files
+// not reading as written: ErrDamaged.
+func (ix *Index) searchIn(ctx context.Context, req *bleve.SearchRequest) (*bleve.SearchResult, error) {
+	sr, err := ix.b.SearchInContext(ctx, req)
+	if err != nil && ctx.Err() == nil && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
+		return nil, ix.damaged(err)
+	}
+	return sr, err
+}
+
+// damaged is ErrDamaged with what could not be read.
+func (ix *Index) damaged(why any) error {
+	return fmt.Errorf("%w (a segment of %s cannot be read: %v); rebuild it with lwr index build --force", ErrDamaged, ix.opts.Dir, why)
 }
 
 // inScope reports whether a path is searched: named by Only (when it

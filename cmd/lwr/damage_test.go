@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -68,5 +69,67 @@ func TestDamagedFilesEveryCommand(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// damageSegments changes a byte in every 997 of the first half of every
+// segment file of the index in cache, as a disk or a sync tool that
+// changed them would: Bleve's readers fail (or panic) on such a file.
+func damageSegments(t *testing.T, cache string) {
+	t.Helper()
+	segs, _ := filepath.Glob(filepath.Join(cache, "*", "bleve", "store", "*.zap"))
+	if len(segs) == 0 {
+		t.Fatal("no segment files")
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, p := range segs {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 100; i < len(b)/2; i += 997 {
+			b[i] = byte(r.UintN(256))
+		}
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestDamagedSegmentsAreRebuilt: a search on an index whose segment files
+// were changed behind its back does not crash: the index is built anew
+// and the search answers, without a daemon and through one.
+func TestDamagedSegmentsAreRebuilt(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds indexes and starts a daemon")
+	}
+	root := researchtest.Sample(t)
+	env := testEnv(t)
+	for _, viaDaemon := range []bool{false, true} {
+		cache := configtest.TempDir(t)
+		lwr := func(args ...string) (string, string, int) {
+			return run(t, env, append([]string{"--source-root", root, "--cache-dir", cache}, args...)...)
+		}
+		if _, errOut, code := lwr("index", "build"); code != 0 {
+			t.Fatalf("build: exit %d %s", code, errOut)
+		}
+		if viaDaemon {
+			if out, err := lwrCmd(env, "--source-root", root, "--cache-dir", cache, "index", "watch", "--detach").CombinedOutput(); err != nil {
+				t.Fatalf("detach: %v %s", err, out)
+			}
+		}
+		damageSegments(t, cache)
+		out, errOut, code := lwr("search", "有給休暇")
+		if code != 0 || strings.Contains(errOut, "goroutine ") || !strings.Contains(out, "就業規則") {
+			t.Errorf("daemon %v: search on damaged segments: exit %d\n%s%s", viaDaemon, code, out, errOut)
+		}
+		if !viaDaemon && !strings.Contains(errOut, "damaged") {
+			t.Errorf("the rebuild is not said: %s", errOut)
+		}
+		if viaDaemon {
+			if out, err := lwrCmd(env, "--source-root", root, "--cache-dir", cache, "index", "stop").CombinedOutput(); err != nil {
+				t.Errorf("stop: %v %s", err, out)
+			}
+		}
 	}
 }

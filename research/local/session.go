@@ -122,9 +122,26 @@ func (s *Session) open(ctx context.Context) (*index.Index, error) {
 	return ix, nil
 }
 
+// rebuild closes the session's index and builds it anew (a forced
+// build), after a search found it damaged; the next search opens it again.
+func (s *Session) rebuild(ctx context.Context, why error) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ix != nil {
+		s.ix.Close()
+		s.ix, s.corpus = nil, nil
+	}
+	return s.buildWith(ctx, why, true)
+}
+
 // build builds the index with a writer that it closes again, so that the
 // session then holds only a reader's shared lock.
 func (s *Session) build(ctx context.Context, why error) error {
+	return s.buildWith(ctx, why, false)
+}
+
+// buildWith builds the index, from nothing when force is set.
+func (s *Session) buildWith(ctx context.Context, why error, force bool) error {
 	o := s.opts
 	if o.AutoBuild.Before != nil {
 		o.AutoBuild.Before(o.Index.Root, why)
@@ -135,7 +152,9 @@ func (s *Session) build(ctx context.Context, why error) error {
 	if err != nil {
 		return err
 	}
-	st, err := w.Build(ctx, o.AutoBuild.Progress)
+	bo := o.AutoBuild.Progress
+	bo.Force = force
+	st, err := w.Build(ctx, bo)
 	if cerr := w.Close(); err == nil {
 		err = cerr
 	}
@@ -252,6 +271,17 @@ func (s *Session) Search(ctx context.Context, req Request) (*Result, error) {
 		return nil, err
 	}
 	res, err := run(ctx, ix, corpus, pols, req, dict, s.opts.Flag)
+	if errors.Is(err, index.ErrDamaged) && !s.live && s.owned && s.opts.AutoBuild != nil {
+		// The index is a copy of the documents: build it anew and search
+		// again, once.
+		if err = s.rebuild(ctx, errors.New("a search found the index damaged")); err != nil {
+			return nil, err
+		}
+		if ix, corpus, dict, err = s.prepare(ctx); err != nil {
+			return nil, err
+		}
+		res, err = run(ctx, ix, corpus, pols, req, dict, s.opts.Flag)
+	}
 	if err == nil && !s.live {
 		if h, killed := index.Killed(ix.Dir()); killed && h.Daemon() {
 			res.Stale = fmt.Sprintf("the daemon that kept the index (process %d) ended without stopping (killed, or crashed): files changed since the last sync (%s) are not in it; start it again (lwr index watch --detach) or run lwr index build",

@@ -240,6 +240,14 @@ func (srv *Server) answer(ctx context.Context, req wireRequest, resp *wireRespon
 			return err
 		}
 		res, err := srv.s.Search(ctx, r)
+		if errors.Is(err, index.ErrDamaged) && srv.opts.Sync != nil {
+			// The index is a copy of the documents: build it anew and
+			// search again, once.
+			srv.opts.Logger.Warn("a search found the index damaged; rebuilding", "why", err)
+			if _, err = srv.opts.Sync(ctx, SyncParams{Force: true}); err == nil {
+				res, err = srv.s.Search(ctx, r)
+			}
+		}
 		if err != nil {
 			return err
 		}
