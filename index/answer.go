@@ -101,6 +101,7 @@ type unitScore struct {
 	score, words, coverage, stated, prior, kind, heading float64
 	share                                                float64 // covered/total, before unitAlpha
 	statedFactor                                         float64 // what stated multiplies the score by
+	rangeFactor                                          float64 // what a range of the question's amount multiplies it by
 	held                                                 []bool
 }
 
@@ -170,6 +171,13 @@ func isNumber(s string) bool {
 // topicShare is the share of a file's units a word must be in to be
 // what the file is about.
 const topicShare = 0.25
+
+// wRange raises a unit whose range holds the question's own amount (× 1 +
+// wRange); wRangeOut scales one whose ranges of that unit leave it out.
+const (
+	wRange    = 1.0
+	wRangeOut = 0.5
+)
 
 // wExampleDoc scales how well a unit of a form, an example or minutes
 // states the asked value (KindOf).
@@ -662,7 +670,17 @@ func (c *chooser) score(k int, prior float64) unitScore {
 	if us.stated >= 1 && p.asked.Value() {
 		us.statedFactor += wValue // the asked value itself: 93日 for 何日
 	}
-	us.score = us.words * us.coverage * us.kind * us.statedFactor * (1 + wNamed*us.heading) * (1 - wPrior + wPrior*prior)
+	// A range that holds the question's own amount (5km以上8km未満 for
+	// 6km) is the condition it depends on; ranges that leave it out are
+	// another case's.
+	us.rangeFactor = 1
+	switch rangeMatch(c.folded[k], p.quantities) {
+	case 1:
+		us.rangeFactor = 1 + wRange
+	case -1:
+		us.rangeFactor = wRangeOut
+	}
+	us.score = us.words * us.coverage * us.kind * us.statedFactor * us.rangeFactor * (1 + wNamed*us.heading) * (1 - wPrior + wPrior*prior)
 	return us
 }
 
@@ -724,6 +742,9 @@ func choose(s *structure, p *rankedPlan, head string, kind DocKind, hits []score
 		us := scores[win]
 		ch.why = fmt.Sprintf("passage L%d-L%d (%s): %.3f = words %.3f × coverage %.2f × kind %.2g × stated %.2g (states it %.2g) × headings (1 + %g × %.2f) × passage (%.2g + %.2g × %.2f)",
 			s.units[win].start+1, s.units[win].end+1, s.units[win].kind, us.score, us.words, us.coverage, us.kind, us.statedFactor, us.stated, wNamed, us.heading, 1-wPrior, wPrior, us.prior)
+		if us.rangeFactor != 1 {
+			ch.why += fmt.Sprintf(" × range %.2g", us.rangeFactor)
+		}
 	}
 	ch.answer.Why = ch.why
 	// A second passage of the file that also states the asked value,

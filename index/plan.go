@@ -37,7 +37,9 @@ type rankedPlan struct {
 	literals []string // folded strings to find in snippets
 	quoted   []string // folded quoted words, which must occur
 	asked    Asked    // what the question asks for
-	q        query.Query
+	// quantities are the amounts the question states (6km, 勤続3年).
+	quantities []quantity
+	q          query.Query
 
 	// Built along the way.
 	toks      []analyzer.Token
@@ -68,6 +70,7 @@ func planRanked(q Query, opts SearchOptions) rankedPlan {
 	p := rankedPlan{text: q.Text(), lits: map[string]bool{}, shown: map[string]bool{}, potential: map[string]string{}}
 	p.toks = opts.analyzerOf().Tokens(p.text)
 	p.asked = AskedOf(p.text)
+	p.quantities = quantitiesOf(analyzer.Fold(p.text))
 	p.readWords()
 	p.readQuoted(q)
 	if len(p.content) == 0 {

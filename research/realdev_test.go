@@ -15,8 +15,8 @@ import (
 )
 
 // realdevPart is the part of testdata/realdev the research is measured
-// on: LWR_REALDEV_PART (tune, holdout, all, blind or blind2), tune when
-// unset.
+// on: LWR_REALDEV_PART (tune, holdout, all, blind or blind2; realrules
+// for testdata/realrules), tune when unset.
 func realdevPart() string {
 	if p := os.Getenv("LWR_REALDEV_PART"); p != "" {
 		return p
@@ -80,11 +80,15 @@ func realdevQuestions(t *testing.T, dir, part string) []realdevQuestion {
 	t.Helper()
 	queries, answers := "queries.tsv", "answers.tsv"
 	everyday := map[string]bool{}
-	blind := part == "blind" || part == "blind2"
-	if blind {
+	// The blind sets (and realrules) give each question's kind in their
+	// fourth column.
+	blind := part == "blind" || part == "blind2" || part == "realrules"
+	if part == "blind" || part == "blind2" {
 		queries, answers = part+"-queries.tsv", part+"-answers.tsv"
+	}
+	if blind {
 		if _, err := os.Stat(filepath.Join(dir, queries)); err != nil {
-			t.Skipf("testdata/realdev has no blind set yet (%s)", queries)
+			t.Skipf("%s has no such set yet (%s)", dir, queries)
 		}
 	} else {
 		for _, r := range readTSV(t, filepath.Join(dir, "query_kinds.tsv")) {
@@ -99,9 +103,9 @@ func realdevQuestions(t *testing.T, dir, part string) []realdevQuestion {
 				keep[r[0]] = true
 			}
 		}
-	case "all", "blind", "blind2":
+	case "all", "blind", "blind2", "realrules":
 	default:
-		t.Fatalf("LWR_REALDEV_PART=%q: use tune, holdout, all, blind or blind2", part)
+		t.Fatalf("LWR_REALDEV_PART=%q: use tune, holdout, all, blind, blind2 or realrules", part)
 	}
 	var qs []realdevQuestion
 	at := map[string]int{}
@@ -147,6 +151,9 @@ func TestRealdevKeyPointsStateTheAnswer(t *testing.T) {
 	}
 	dir := filepath.Join(researchtest.Repo(), "testdata", "realdev")
 	part := realdevPart()
+	if part == "realrules" {
+		dir = filepath.Join(researchtest.Repo(), "testdata", "realrules")
+	}
 	qs := realdevQuestions(t, dir, part)
 	root := filepath.Join(dir, "docs")
 	ix := openIndexRules(t, root, index.Rules{})

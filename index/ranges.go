@@ -1,0 +1,115 @@
+package index
+
+import (
+	"strconv"
+	"strings"
+
+	"lwr/analyzer/lazyre"
+)
+
+// A question that states an amount of its own (家から会社まで6km, 勤続3年,
+// 10万円のPC) is answered by the row or item whose range holds it
+// (5km以上8km未満, 3年以上5年未満, 5万円以上): the range is the condition
+// the answer depends on.
+
+// quantity is a number of the question with its unit.
+type quantity struct {
+	v    float64
+	unit string
+}
+
+// rangeUnits folds the spellings of the units ranges are written in.
+var rangeUnits = map[string]string{"キロ": "km", "キロメートル": "km", "km": "km", "メートル": "m", "m": "m", "年": "年", "年間": "年", "か月": "か月", "ヶ月": "か月", "カ月": "か月", "箇月": "か月", "日": "日", "日間": "日", "時間": "時間", "分": "分", "歳": "歳", "円": "円", "万円": "万円", "人": "人", "名": "人", "回": "回", "%": "%", "パーセント": "%"}
+
+const unitAlt = `キロメートル|キロ|km|メートル|m|年間|年|か月|ヶ月|カ月|箇月|日間|日|時間|分|歳|万円|円|人|名|回|%|パーセント`
+
+var (
+	// askedAmountRe is a number the question states, with its unit (not
+	// 何日: that one asks).
+	askedAmountRe = lazyre.New(`([0-9]+(?:\.[0-9]+)?)\s*(` + unitAlt + `)`)
+	// rangeRe is a range as rules write it: 5km以上8km未満, 2〜5年, 3年から
+	// 5年まで (the unit may be left off the first number), or one bound
+	// (12km以上, 1年未満).
+	rangeRe = lazyre.New(`([0-9]+(?:\.[0-9]+)?)\s*(` + unitAlt + `)?\s*(以上|超|を超え|から|〜|~|-|－|以下|未満|まで)\s*(?:([0-9]+(?:\.[0-9]+)?)\s*(` + unitAlt + `)\s*(未満|以下|まで|以内)?)?`)
+)
+
+// eraBefore ends with the name of a Japanese era (令和6年).
+var eraBefore = lazyre.New(`(令和|平成|昭和)\s*$`)
+
+// quantitiesOf are the amounts a folded question states.
+func quantitiesOf(f string) []quantity {
+	var out []quantity
+	for _, m := range askedAmountRe.FindAllStringSubmatchIndex(f, -1) {
+		if m[0] > 0 && strings.HasSuffix(f[:m[0]], "何") {
+			continue
+		}
+		v, err := strconv.ParseFloat(f[m[2]:m[3]], 64)
+		if err != nil {
+			continue
+		}
+		unit := rangeUnits[f[m[4]:m[5]]]
+		if unit == "年" && (v >= 1900 || eraBefore.MatchString(f[:m[0]])) {
+			continue // a year (2022年, 令和6年), not a length of time
+		}
+		out = append(out, quantity{v: v, unit: unit})
+	}
+	return out
+}
+
+// rangeMatch says whether a folded unit text writes a range of one of
+// the question's units: +1 when a range holds the question's amount, -1
+// when the unit's ranges of that unit all leave it out, 0 when it writes
+// none.
+func rangeMatch(f string, qs []quantity) int {
+	if len(qs) == 0 {
+		return 0
+	}
+	seen := false
+	for _, m := range rangeRe.FindAllStringSubmatch(f, -1) {
+		lo, err := strconv.ParseFloat(m[1], 64)
+		if err != nil {
+			continue
+		}
+		u1, op1, u2, op2 := rangeUnits[m[2]], m[3], rangeUnits[m[5]], m[6]
+		unit := u2
+		if unit == "" {
+			unit = u1
+		}
+		if unit == "" || u1 != "" && u2 != "" && u1 != u2 {
+			continue
+		}
+		for _, q := range qs {
+			if q.unit != unit {
+				continue
+			}
+			seen = true
+			in := true
+			switch {
+			case m[4] != "": // a lower and an upper bound
+				hi, _ := strconv.ParseFloat(m[4], 64)
+				in = q.v >= lo && (q.v < hi || op2 != "未満" && q.v <= hi)
+				if op1 == "超" || op1 == "を超え" {
+					in = in && q.v > lo
+				}
+			case op1 == "以上":
+				in = q.v >= lo
+			case op1 == "超" || op1 == "を超え":
+				in = q.v > lo
+			case op1 == "未満":
+				in = q.v < lo
+			case op1 == "以下" || op1 == "まで":
+				in = q.v <= lo
+			default:
+				seen = false
+				continue
+			}
+			if in {
+				return 1
+			}
+		}
+	}
+	if seen {
+		return -1
+	}
+	return 0
+}
