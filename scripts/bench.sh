@@ -113,6 +113,8 @@ for part in tune holdout blind blind2; do
   [[ $part == blind* && ! -f testdata/realdev/$part-queries.tsv ]] && continue
   "$bench/realdev.sh" "$part" "$lwr"
 done
+# The same on real company rules (testdata/realrules).
+"$bench/realdev.sh" realrules "$lwr"
 
 # The daemon: search latency against ripgrep at 1× and 10×, save-to-search
 # latency, idle memory.
