@@ -30,7 +30,7 @@ const (
 	// wValue adds to the stated factor of a unit that states the asked
 	// value when the question asks for one (an amount, a quantity, a
 	// date, a version): without it a unit is no answer at all.
-	wValue = 1.0
+	wValue = 3.0
 	// wNamed multiplies a unit under headings that name the question's
 	// words (1 + wNamed × their weighted share).
 	wNamed = 1.0
@@ -729,11 +729,20 @@ func choose(s *structure, p *rankedPlan, head string, kind DocKind, hits []score
 	ch := chosen{unit: win, score: scores[win].score, stated: scores[win].stated}
 	ch.start, ch.end = c.widen(win, maxChars)
 	u := s.units[win]
+	if l := c.tiedLead(win, scores); l >= 0 && s.units[l].start+1 >= ch.start {
+		// Rows that state the value alike (a table of amounts by grade,
+		// the question naming none): the answer is the sentence that
+		// leads into them, which the key point runs on to its rows.
+		u = s.units[l]
+	}
 	a, b := u.start, u.end
 	if b-a+1 > maxAnswerLines {
 		a, b = c.answerLines(win)
 	}
 	text := s.plain(win)
+	if u.start != s.units[win].start {
+		text = s.plain(s.units[win].lead)
+	}
 	if a != u.start || b != u.end {
 		text = plainText(analyzer.JoinWrapped(s.lines[a : b+1]))
 	}
@@ -744,6 +753,9 @@ func choose(s *structure, p *rankedPlan, head string, kind DocKind, hits []score
 			s.units[win].start+1, s.units[win].end+1, s.units[win].kind, us.score, us.words, us.coverage, us.kind, us.statedFactor, us.stated, wNamed, us.heading, 1-wPrior, wPrior, us.prior)
 		if us.rangeFactor != 1 {
 			ch.why += fmt.Sprintf(" × range %.2g", us.rangeFactor)
+		}
+		if u.start != s.units[win].start {
+			ch.why += fmt.Sprintf("; rows alike: the answer is their lead-in L%d", u.start+1)
 		}
 	}
 	ch.answer.Why = ch.why
@@ -769,6 +781,28 @@ func choose(s *structure, p *rankedPlan, head string, kind DocKind, hits []score
 		}
 	}
 	return ch
+}
+
+// tieShare is how close another row or item must score to the winner's
+// for the two to state the asked value alike.
+const tieShare = 0.9
+
+// tiedLead returns the lead-in sentence of unit win when win is a row or
+// an item and another one under the same lead-in states the asked value
+// and scores about as well (the question names no condition that tells
+// them apart), else -1.
+func (c *chooser) tiedLead(win int, scores []unitScore) int {
+	s := c.s
+	u := s.units[win]
+	if u.kind != unitRow && u.kind != unitItem || u.lead < 0 || s.units[u.lead].kind != unitText || scores[win].stated < 1 || scores[win].rangeFactor != 1 {
+		return -1
+	}
+	for k, v := range s.units {
+		if k != win && v.lead == u.lead && v.kind == u.kind && scores[k].stated >= 1 && scores[k].score >= tieShare*scores[win].score {
+			return u.lead
+		}
+	}
+	return -1
 }
 
 func absInt(n int) int {

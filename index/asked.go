@@ -165,7 +165,7 @@ var (
 	// frequencyRe states how often: 毎日, 5分ごと, 1日1回, 月次.
 	frequencyRe = lazyre.New(`毎(日|週|月|時|分|朝|晩|回)|[0-9一二三四五六七八九十]+\s*(分|時間|日|週間?|か月|ヶ月)\s*(ごと|おき|毎|に1回|に一回)|[日週月年]次|[0-9]+\s*回\s*/\s*[日週月]|h/[0-9]+|@(daily|hourly|weekly)`)
 	ratioRe     = lazyre.New(`[0-9]+(?:\.[0-9]+)?\s*[:：対]\s*1\b|[0-9]+(?:\.[0-9]+)?\s*:\s*1$`)
-	dateRe      = lazyre.New(`[0-9]{4}\s*年(?:\s*[0-9]{1,2}\s*月(?:\s*[0-9]{1,2}\s*日)?)?|[0-9]{1,2}\s*月\s*[0-9]{1,2}\s*日|[0-9]{4}[-/.][0-9]{1,2}(?:[-/.][0-9]{1,2})?|(?:令和|平成|昭和)\s*(?:[0-9]+|元)\s*年度?`)
+	dateRe      = lazyre.New(`(?:翌|毎|当|前|今|来|先|同)月\s*[0-9]{1,2}\s*日|[0-9]{4}\s*年(?:\s*[0-9]{1,2}\s*月(?:\s*[0-9]{1,2}\s*日)?)?|[0-9]{1,2}\s*月\s*[0-9]{1,2}\s*日|[0-9]{4}[-/.][0-9]{1,2}(?:[-/.][0-9]{1,2})?|(?:令和|平成|昭和)\s*(?:[0-9]+|元)\s*年度?`)
 	deadlineRe  = lazyre.New(`[0-9一二三四五六七八九十]+\s*(日|営業日|週間|か月|ヶ月|カ月|時間)\s*(前|後|以内|まで|までに)|(前日|当日|翌日|翌月|月末|翌営業日|速やか|遅滞なく|直ちに|事前|事後)|(まで|までに)に?(申請|提出|届け|連絡)`)
 	versionRe   = lazyre.New(`(?:バージョン|version|ver\.?)[^0-9\n]{0,15}(?:\s[0-9]+(?:\.[0-9]+)*|[0-9]+(?:\.[0-9]+)+)|(?:[a-z][a-z.+#-]*\s?|v|ver\.?\s?|バージョン\s?)[0-9]+(?:\.[0-9]+)+|(?:jdk|java|jre|openjdk|postgresql|mysql|oracle|python|ruby|node(?:\.js)?|go|php|windows|ubuntu|debian|macos|ios|android|eclipse|maven|gradle|tomcat|spring|ie|edge|chrome|firefox|safari|asvs|wcag|tls|http)\s?[0-9]+(?:\.[0-9]+)*`)
 	// permitRe states whether a thing is allowed: a rule's modal.
