@@ -647,10 +647,10 @@ func (w *batchWriter) add(r readResult) error {
 	e.IDs = make([]string, 0, len(d.Passages))
 	// Every passage of the file has its head: analyzed once.
 	a := w.ix.opts.AnalyzerOf()
-	heads := headAnalyzers{ja: &onceAnalyzer{inner: a.ForBleve()}, bi: &onceAnalyzer{inner: analyzer.BigramForBleve()}}
+	hs := heads{ja: &onceTerms{}, bi: &onceTerms{}}
 	for i, p := range d.Passages {
 		id := passageID(d.Path, p.Start, p.End)
-		doc := passageDocument(a, id, d.Path, p.Text, head, heads)
+		doc := passageDocument(a, id, d.Path, p.Text, head, hs)
 		if err := w.batch.IndexAdvanced(doc); err != nil {
 			return fmt.Errorf("index %s: %w", d.Path, err)
 		}
@@ -750,44 +750,20 @@ func parsePassageID(id string) (p string, start, end int, ok bool) {
 	return id[:i], a, b, true
 }
 
-// headAnalyzers analyze the head of one file's passages (nil fields:
-// the analyzers themselves).
-type headAnalyzers struct{ ja, bi analysis.Analyzer }
+// heads hold the analysis of the head of one file's passages, made by the
+// first passage that Bleve analyzes (nil fields: each passage analyzes it).
+type heads struct{ ja, bi *onceTerms }
 
 // passageDocument builds the Bleve document of one passage, analyzed with
-// a (the head with heads).
-func passageDocument(a *analyzer.Analyzer, id, p, text, head string, heads headAnalyzers) *document.Document {
-	ja := a.ForBleve()
-	bi := analyzer.BigramForBleve()
-	hja, hbi := heads.ja, heads.bi
-	if hja == nil {
-		hja = ja
-	}
-	if hbi == nil {
-		hbi = bi
-	}
+// a (the head with hs).
+func passageDocument(a *analyzer.Analyzer, id, p, text, head string, hs heads) *document.Document {
 	doc := document.NewDocument(id)
 	doc.AddField(document.NewTextFieldCustom(fieldPath, nil, []byte(p), index.IndexField, keywordAnalyzer{}))
-	doc.AddField(document.NewTextFieldCustom(fieldBody, nil, []byte(text), index.IndexField, ja))
-	doc.AddField(document.NewTextFieldCustom(fieldGram, nil, []byte(text), index.IndexField, bi))
-	doc.AddField(document.NewTextFieldCustom(fieldHead, nil, []byte(head), index.IndexField, hja))
-	doc.AddField(document.NewTextFieldCustom(fieldHeadGram, nil, []byte(head), index.IndexField, hbi))
+	doc.AddField(&termField{name: fieldBody, text: text, terms: a.Terms})
+	doc.AddField(&termField{name: fieldGram, text: text, terms: analyzer.BigramTerms})
+	doc.AddField(&termField{name: fieldHead, text: head, terms: a.Terms, once: hs.ja})
+	doc.AddField(&termField{name: fieldHeadGram, text: head, terms: analyzer.BigramTerms, once: hs.bi})
 	return doc
-}
-
-// onceAnalyzer analyzes the first input it is given and returns its
-// tokens for every later one: the head of one file, the same for each of
-// its passages (Bleve analyzes a batch's documents on several goroutines,
-// and only reads the tokens).
-type onceAnalyzer struct {
-	inner  analysis.Analyzer
-	once   sync.Once
-	tokens analysis.TokenStream
-}
-
-func (a *onceAnalyzer) Analyze(input []byte) analysis.TokenStream {
-	a.once.Do(func() { a.tokens = a.inner.Analyze(input) })
-	return a.tokens
 }
 
 // keywordAnalyzer indexes a whole value as one term.
