@@ -340,13 +340,23 @@ func (ix *Index) Build(ctx context.Context, opts BuildOptions) (st BuildStats, e
 	if err := w.flush(); err != nil {
 		return st, err
 	}
+	// A new index's segments are merged once, now (see firstBuildConfig).
+	deferred := ix.deferred
+	if deferred {
+		if err := ix.mergeFirstBuild(ctx); err != nil {
+			return st, err
+		}
+	}
 	n, err := ix.man.count()
 	if err != nil {
 		return st, err
 	}
 	st.Files = n
 	st.Took = time.Since(start)
-	return st, ix.finish(now(), st, true)
+	if err := ix.finish(now(), st, true); err != nil || !deferred {
+		return st, err
+	}
+	return st, ix.reopen()
 }
 
 // retry reports whether a skipped file is read again though it did not
