@@ -19,6 +19,10 @@ type termField struct {
 	name  string
 	text  string
 	terms termsFunc
+	// bytesPerTerm is about how many bytes of text make a distinct term
+	// (textPerTerm, textPerBigram): what the blocks of its analysis are
+	// sized by.
+	bytesPerTerm int
 	// once, when set, is shared by the passages of one file whose field
 	// has the same text (the head): analyzed by the first of them.
 	once   *onceTerms
@@ -56,41 +60,61 @@ func (o *onceTerms) of(text string, terms termsFunc) ([]termCount, int) {
 }
 
 func (f *termField) Analyze() {
-	var slab []index.TokenFreq
-	var arena []byte
-	add := func(t string, n int) *index.TokenFreq {
+	if f.once != nil {
+		terms, length := f.once.of(f.text, f.terms)
+		f.length = length
+		f.count(len(terms), func(add func(string, int)) {
+			for _, tc := range terms {
+				add(tc.term, tc.n)
+			}
+		})
+		return
+	}
+	f.length = 0
+	f.count(len(f.text)/max(f.bytesPerTerm, 1), func(add func(string, int)) {
+		f.terms(f.text, func(t string) {
+			f.length++
+			add(t, 1)
+		})
+	})
+}
+
+// count fills freqs with the terms that each calls add with, expecting n
+// distinct ones: their TokenFreqs and copies of the terms come from
+// blocks of about that size rather than one at a time.
+func (f *termField) count(n int, each func(add func(term string, k int))) {
+	n = max(n, 8)
+	f.freqs = make(index.TokenFrequencies, n)
+	slab := make([]index.TokenFreq, 0, n)
+	arena := make([]byte, 0, n*termBytes)
+	each(func(t string, k int) {
+		if tf, ok := f.freqs[t]; ok {
+			tf.SetFrequency(tf.Frequency() + k)
+			return
+		}
 		if len(slab) == cap(slab) {
-			slab = make([]index.TokenFreq, 0, max(16, min(256, 2*cap(slab))))
+			slab = make([]index.TokenFreq, 0, max(n/4, 8))
+		}
+		if len(arena)+len(t) > cap(arena) {
+			arena = make([]byte, 0, max(n/4*termBytes, len(t)))
 		}
 		at := len(arena)
 		arena = append(arena, t...)
 		slab = append(slab, index.TokenFreq{Term: arena[at:len(arena):len(arena)]})
 		tf := &slab[len(slab)-1]
-		tf.SetFrequency(n)
+		tf.SetFrequency(k)
 		f.freqs[t] = tf
-		return tf
-	}
-	if f.once != nil {
-		terms, length := f.once.of(f.text, f.terms)
-		f.length = length
-		f.freqs = make(index.TokenFrequencies, len(terms))
-		for _, tc := range terms {
-			add(tc.term, tc.n)
-		}
-		return
-	}
-	f.freqs = make(index.TokenFrequencies, len(f.text)/8)
-	arena = make([]byte, 0, len(f.text)/2)
-	f.length = 0
-	f.terms(f.text, func(t string) {
-		f.length++
-		if tf, ok := f.freqs[t]; ok {
-			tf.SetFrequency(tf.Frequency() + 1)
-			return
-		}
-		add(t, 1)
 	})
 }
+
+// Bytes of text per distinct term of a passage, about (fewer are
+// rounded down): what the blocks of its field's analysis are sized by.
+// termBytes is the bytes of a term, about.
+const (
+	textPerTerm   = 16
+	textPerBigram = 4
+	termBytes     = 6
+)
 
 func (f *termField) Name() string                                     { return f.name }
 func (f *termField) Value() []byte                                    { return []byte(f.text) }

@@ -48,10 +48,13 @@ func TestTermFieldMatchesTokenStream(t *testing.T) {
 	views := []struct {
 		name  string
 		terms termsFunc
+		per   int
 		bleve analysis.Analyzer
 	}{
-		{"japanese", a.Terms, a.ForBleve()},
-		{"bigram", analyzer.BigramTerms, analyzer.BigramForBleve()},
+		{"japanese", a.Terms, textPerTerm, a.ForBleve()},
+		{"bigram", analyzer.BigramTerms, textPerBigram, analyzer.BigramForBleve()},
+		// Blocks too small for the terms: more of them are made.
+		{"japanese, small blocks", a.Terms, 1 << 20, a.ForBleve()},
 	}
 	for _, v := range views {
 		t.Run(v.name, func(t *testing.T) {
@@ -65,7 +68,7 @@ func TestTermFieldMatchesTokenStream(t *testing.T) {
 						shared = &onceTerms{}
 						once = shared
 					}
-					got := &termField{name: "f", text: text, terms: v.terms, once: once}
+					got := &termField{name: "f", text: text, terms: v.terms, bytesPerTerm: v.per, once: once}
 					got.Analyze()
 					if got.AnalyzedLength() != want.AnalyzedLength() {
 						t.Errorf("text %d (shared %v): length %d, want %d", i, once != nil, got.AnalyzedLength(), want.AnalyzedLength())
