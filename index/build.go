@@ -475,11 +475,12 @@ func (ix *Index) setInternal(kv map[string]string) error {
 }
 
 // readAhead bounds the bytes of the files read and parsed ahead of the
-// batches (a file bigger than that is read alone), and extractSlots the
+// batches (a file bigger than that is read alone; the analysis, not the
+// reading, sets the pace: a few files ahead are enough), and extractSlots the
 // PDF and Office documents extracted at once: what a build holds does
 // not grow with the folder or with how much its files unpack to.
 const (
-	readAhead    = 32 << 20
+	readAhead    = 8 << 20
 	extractSlots = 2
 )
 
@@ -769,8 +770,8 @@ type heads struct{ ja, bi *onceTerms }
 func passageDocument(a *analyzer.Analyzer, id, p, text, head string, hs heads) *document.Document {
 	doc := document.NewDocument(id)
 	doc.AddField(document.NewTextFieldCustom(fieldPath, nil, []byte(p), index.IndexField, keywordAnalyzer{}))
-	doc.AddField(&termField{name: fieldBody, text: text, terms: a.Terms})
-	doc.AddField(&termField{name: fieldGram, text: text, terms: analyzer.BigramTerms})
+	doc.AddField(&termField{name: fieldBody, text: text, terms: a.Terms, bytesPerTerm: textPerTerm})
+	doc.AddField(&termField{name: fieldGram, text: text, terms: analyzer.BigramTerms, bytesPerTerm: textPerBigram})
 	doc.AddField(&termField{name: fieldHead, text: head, terms: a.Terms, once: hs.ja})
 	doc.AddField(&termField{name: fieldHeadGram, text: head, terms: analyzer.BigramTerms, once: hs.bi})
 	return doc
@@ -794,7 +795,9 @@ var memoryLimit struct {
 // limitMemory sets the process's soft memory limit (runtime/debug) while
 // a build runs and returns what lifts it when the last build ends: the
 // collector works harder near it instead of letting the heap double (the
-// bench corpus's peak 385 → about 225 MiB at 192 MiB, its cpu unchanged).
+// bench corpus's peak 385 → about 225 MiB at 192 MiB, its cpu unchanged;
+// about 220 MiB at 176 MiB once the first build's merges were deferred,
+// which keep its segments mapped until its end).
 // A limit the environment sets (GOMEMLIMIT) stands.
 func limitMemory(limit int64) func() {
 	if limit <= 0 {
