@@ -47,6 +47,7 @@ type Tokenizer struct {
 	dict       *dict.Dict     // system dictionary
 	userDict   *dict.UserDict // user dictionary
 	omitBosEos bool           // omit BOS/EOS
+	dup        []uint8        // the system dictionary's Index.Dup by word id (lattice.Dups)
 }
 
 // New creates a tokenizer.
@@ -54,7 +55,7 @@ func New(d *dict.Dict, opts ...Option) (*Tokenizer, error) {
 	if d == nil {
 		return nil, errors.New("empty dictionary")
 	}
-	t := &Tokenizer{dict: d}
+	t := &Tokenizer{dict: d, dup: lattice.Dups(d)}
 	for _, opt := range opts {
 		if err := opt(t); err != nil {
 			return nil, err
@@ -82,7 +83,7 @@ func (t Tokenizer) Wakati(input string) []string {
 
 // Analyze tokenizes a sentence in the specified mode.
 func (t Tokenizer) Analyze(input string, mode TokenizeMode) []Token {
-	la := lattice.New(t.dict, t.userDict)
+	la := lattice.NewWith(t.dict, t.userDict, t.dup)
 	defer la.Free()
 	la.Build(input)
 	m := lattice.Normal

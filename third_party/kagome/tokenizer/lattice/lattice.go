@@ -48,6 +48,32 @@ type Lattice struct {
 	// counts those given out.
 	nodes [][]Node
 	used  int
+	// dup, when set, is the system dictionary's Index.Dup as a table by
+	// word id (see Dups).
+	dup []uint8
+}
+
+// Dups returns a dictionary's Index.Dup (how many more words share a
+// word's surface) as a table by word id, for NewWith: a lookup in it costs
+// less than one in the map, at every known word of the input. It returns
+// nil when a count does not fit a byte (none does in IPA or UniDic).
+func Dups(d *dict.Dict) []uint8 {
+	t := make([]uint8, len(d.Morphs))
+	for id, n := range d.Index.Dup {
+		if id < 0 || int(id) >= len(t) || n < 0 || n > 255 {
+			return nil
+		}
+		t[id] = uint8(n)
+	}
+	return t
+}
+
+// NewWith returns a new lattice that looks the system dictionary's
+// words up with dup (made by Dups for d; nil: with the map).
+func NewWith(d *dict.Dict, u *dict.UserDict, dup []uint8) *Lattice {
+	la := New(d, u)
+	la.dup = dup
+	return la
 }
 
 // nodeBlock is the number of nodes allocated at once.
@@ -148,12 +174,16 @@ func (la *Lattice) Build(inp string) {
 			continue
 		}
 		// (2) KNOWN DIC
-		la.dic.Index.CommonPrefixSearchCallback(inp[pos:], func(id, l int) {
-			la.addNode(runePos, id, pos, runePos, KNOWN, inp[pos:pos+l])
-			if !anyMatches {
-				anyMatches = true
-			}
-		})
+		if la.dup != nil {
+			anyMatches = la.addKnown(inp, pos, runePos)
+		} else {
+			la.dic.Index.CommonPrefixSearchCallback(inp[pos:], func(id, l int) {
+				la.addNode(runePos, id, pos, runePos, KNOWN, inp[pos:pos+l])
+				if !anyMatches {
+					anyMatches = true
+				}
+			})
+		}
 		// (3) UNKNOWN DIC
 		class := la.dic.CharacterCategory(ch)
 		if !anyMatches || la.dic.InvokeList[int(class)] { //nolint:nestif
@@ -194,6 +224,37 @@ func (la *Lattice) Build(inp string) {
 			}
 		}
 	}
+}
+
+// addKnown adds the nodes of the system dictionary's words that start at
+// byte pos (rune runePos) of inp, as Build does through
+// dict.IndexTable.CommonPrefixSearchCallback (the same walk of the double
+// array, in the same order), and reports whether there was one.
+func (la *Lattice) addKnown(inp string, pos, runePos int) bool {
+	const terminator = 0 // trie's
+	da := la.dic.Index.Da
+	any := false
+	var p, q int
+	for i := pos; i < len(inp); i++ {
+		c := inp[i]
+		if c == terminator {
+			break
+		}
+		p = q
+		q = int(da[p].Base) + int(c)
+		if q >= len(da) || int(da[q].Check) != p {
+			break
+		}
+		ahead := int(da[q].Base) + terminator
+		if ahead < len(da) && int(da[ahead].Check) == q && int(da[ahead].Base) <= 0 {
+			id := int(-da[ahead].Base)
+			for k := id; k <= id+int(la.dup[id]); k++ {
+				la.addNode(runePos, k, pos, runePos, KNOWN, inp[pos:i+1])
+			}
+			any = true
+		}
+	}
+	return any
 }
 
 // String returns a debug string of a lattice.
