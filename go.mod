@@ -69,3 +69,5 @@ require (
 )
 
 replace github.com/blevesearch/vellum v1.2.1 => ./third_party/vellum
+
+replace github.com/ikawaha/kagome/v2 v2.10.3 => ./third_party/kagome

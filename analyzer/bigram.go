@@ -16,6 +16,11 @@ func Bigrams(text string) []string {
 	return out
 }
 
+// BigramTerms calls fn with every term of Bigrams(text), in order.
+func BigramTerms(text string, fn func(term string)) {
+	eachBigram(FoldText(JoinLines(text)), func(g string, _, _ int) { fn(g) })
+}
+
 // eachBigram calls fn with every bigram of an already folded text and its
 // byte range in that text.
 func eachBigram(t string, fn func(g string, a, b int)) {

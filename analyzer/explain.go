@@ -34,11 +34,11 @@ func (a *Analyzer) Dropped(word string) string {
 		for j < len(f) && f[j] >= utf8.RuneSelf {
 			j++
 		}
-		tk, err := a.load()
+		k, err := a.load()
 		if err != nil {
 			return "not analyzed"
 		}
-		for _, t := range tk.Analyze(f[i:j], tokenizer.Search) {
+		for _, t := range k.tk.Analyze(f[i:j], tokenizer.Search) {
 			if r := dropReason(t); r != "" {
 				why = append(why, t.Surface+": "+r)
 			}

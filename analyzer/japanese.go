@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 
+	"github.com/ikawaha/kagome-dict/dict"
 	"github.com/ikawaha/kagome/v2/tokenizer"
 
 	"lwr/config"
@@ -59,9 +60,20 @@ func (t Token) String() string {
 // Analyzer is the Japanese analyzer. It is safe for concurrent use; make
 // one with New (Default is the one without a user dictionary).
 type Analyzer struct {
-	load   func() (*tokenizer.Tokenizer, error)
+	load   func() (*kagome, error)
 	loaded atomic.Bool
 	user   *UserDict // nil: none
+}
+
+// kagome is the tokenizer of an analyzer with the dictionaries it reads
+// parts of speech from.
+type kagome struct {
+	tk   *tokenizer.Tokenizer
+	dict *dict.Dict
+	user *dict.UserDict // nil: none
+	// unkPOS are the features of an unknown word that are its part of
+	// speech (as Token.POS reads them).
+	unkPOS [2]int
 }
 
 // Option configures an Analyzer.
@@ -78,17 +90,30 @@ func New(opts ...Option) *Analyzer {
 	for _, o := range opts {
 		o(a)
 	}
-	a.load = sync.OnceValues(func() (*tokenizer.Tokenizer, error) {
+	a.load = sync.OnceValues(func() (*kagome, error) {
 		a.loaded.Store(true)
+		k := &kagome{}
 		topts := []tokenizer.Option{tokenizer.OmitBosEos()}
 		if a.user != nil {
 			topts = append(topts, tokenizer.UserDict(a.user.dict))
+			k.user = a.user.dict
 		}
 		d, err := systemDict()
 		if err != nil {
 			return nil, err
 		}
-		return tokenizer.New(d, topts...)
+		if k.tk, err = tokenizer.New(d, topts...); err != nil {
+			return nil, err
+		}
+		k.dict = d
+		k.unkPOS = [2]int{0, 1}
+		if v, ok := d.UnkDict.ContentsMeta[dict.POSStartIndex]; ok {
+			k.unkPOS[0] = int(v)
+		}
+		if v, ok := d.UnkDict.ContentsMeta[dict.POSHierarchy]; ok {
+			k.unkPOS[1] = k.unkPOS[0] + int(v)
+		}
+		return k, nil
 	})
 	return a
 }
@@ -130,12 +155,21 @@ func (a *Analyzer) Preload() error {
 // yields a token that spans a newline), so offsets and line numbers agree.
 func (a *Analyzer) Tokens(text string) []Token {
 	var out []Token
-	a.each(text, func(t Token) { out = append(out, t) })
+	a.each(text, true, func(t Token) { out = append(out, t) })
 	return out
 }
 
-// each calls fn for every token of text.
-func (a *Analyzer) each(text string, fn func(Token)) {
+// Terms calls fn with the term of every token of text, in order: what
+// Tokens yields without the offsets and parts of speech, which an index
+// field without term vectors does not keep (and which cost the most to
+// make after kagome itself).
+func (a *Analyzer) Terms(text string, fn func(term string)) {
+	a.each(text, false, func(t Token) { fn(t.Term) })
+}
+
+// each calls fn for every token of text; without full, the tokens have
+// only their Term, Position and Kind.
+func (a *Analyzer) each(text string, full bool, fn func(Token)) {
 	pos := 0
 	for off := 0; off <= len(text); {
 		nl := strings.IndexByte(text[off:], '\n')
@@ -143,7 +177,7 @@ func (a *Analyzer) each(text string, fn func(Token)) {
 		if nl >= 0 {
 			end = off + nl
 		}
-		pos = a.line(text[off:end], off, pos, fn)
+		pos = a.line(text[off:end], off, pos, full, fn)
 		if nl < 0 {
 			break
 		}
@@ -153,13 +187,13 @@ func (a *Analyzer) each(text string, fn func(Token)) {
 
 // line analyzes one line that starts at byte base of the text; pos is the
 // last position used so far. It returns the last position used.
-func (a *Analyzer) line(s string, base, pos int, fn func(Token)) int {
+func (a *Analyzer) line(s string, base, pos int, full bool, fn func(Token)) int {
 	for len(s) > maxChunk {
 		cut := chunkCut(s, maxChunk)
-		pos = a.line(s[:cut], base, pos, fn)
+		pos = a.line(s[:cut], base, pos, full, fn)
 		s, base = s[cut:], base+cut
 	}
-	f := foldMapped(s)
+	f := foldMapped(s, full)
 	t := f.text
 	// Split the folded line into ASCII runs (words, numbers, identifiers:
 	// our own tokenizer) and other runs (Japanese: kagome).
@@ -170,6 +204,10 @@ func (a *Analyzer) line(s string, base, pos int, fn func(Token)) int {
 				j++
 			}
 			pos = latinTokens(t[i:j], pos+1, func(term string, x, y, p int) {
+				if !full {
+					fn(Token{Term: term, Position: p, Kind: KindLatin})
+					return
+				}
 				a0, b0 := f.orig(i+x, i+y)
 				fn(Token{Term: term, Start: base + a0, End: base + b0, Position: p, Kind: KindLatin})
 			}) - 1
@@ -177,7 +215,11 @@ func (a *Analyzer) line(s string, base, pos int, fn func(Token)) int {
 			for j < len(t) && t[j] >= utf8.RuneSelf {
 				j++
 			}
-			pos = a.japanese(t[i:j], func(term, pos1, sub string, unknown bool, x, y, p int) {
+			pos = a.japanese(t[i:j], full, func(term, pos1, sub string, unknown bool, x, y, p int) {
+				if !full {
+					fn(Token{Term: term, Position: p, Kind: KindJapanese})
+					return
+				}
 				a0, b0 := f.orig(i+x, i+y)
 				fn(Token{Term: term, Start: base + a0, End: base + b0, Position: p, Kind: KindJapanese, POS: pos1, Sub: sub, Unknown: unknown})
 			}, pos)
@@ -187,29 +229,63 @@ func (a *Analyzer) line(s string, base, pos int, fn func(Token)) int {
 	return pos
 }
 
-// japanese runs kagome over a folded run of non-ASCII text.
-func (a *Analyzer) japanese(run string, emit func(term, pos, sub string, unknown bool, x, y, p int), pos int) int {
-	tk, err := a.load()
+// japanese runs kagome over a folded run of non-ASCII text; without full,
+// the tokens' parts of speech are not made ("").
+func (a *Analyzer) japanese(run string, full bool, emit func(term, pos, sub string, unknown bool, x, y, p int), pos int) int {
+	k, err := a.load()
 	if err != nil {
 		// The embedded dictionary cannot fail to load short of memory
 		// corruption; fall back to one token per run rather than lose text.
 		emit(run, "", "", true, 0, len(run), pos+1)
 		return pos + 1
 	}
-	toks := tk.Analyze(run, tokenizer.Search)
+	toks := k.tk.Analyze(run, tokenizer.Search)
 	for _, t := range toks {
 		p := pos + 1 + t.Index
-		term, pos1, ok := keep(t)
+		f, n := k.pos(t)
+		term, ok := keep(t, f, n)
 		if !ok {
 			continue
 		}
-		sub := ""
-		if f := t.POS(); len(f) > 2 && f[2] != "*" {
-			sub = f[2]
+		var pos1, sub string
+		if full {
+			pos1 = f[0]
+			if n > 1 && f[1] != "*" {
+				pos1 += "," + f[1]
+			}
+			if n > 2 && f[2] != "*" {
+				sub = f[2]
+			}
 		}
 		emit(term, pos1, sub, t.Class == tokenizer.UNKNOWN, t.Position, t.Position+len(t.Surface), p)
 	}
 	return pos + len(toks)
+}
+
+// pos returns the first three levels of a token's part of speech and how
+// many it has: Token.POS()[:3] and len(Token.POS()), without making the
+// slice.
+func (k *kagome) pos(t tokenizer.Token) (f [3]string, n int) {
+	switch t.Class {
+	case tokenizer.KNOWN:
+		ids := k.dict.POSTable.POSs[t.ID]
+		for i := 0; i < len(ids) && i < len(f); i++ {
+			f[i] = k.dict.POSTable.NameList[ids[i]]
+		}
+		return f, len(ids)
+	case tokenizer.UNKNOWN:
+		start, end := k.unkPOS[0], k.unkPOS[1]
+		feature := k.dict.UnkDict.Contents[t.ID]
+		if start >= end || end > len(feature) {
+			return f, 0
+		}
+		copy(f[:], feature[start:end])
+		return f, end - start
+	case tokenizer.USER:
+		f[0] = k.user.Contents[t.ID].Pos
+		return f, 1
+	}
+	return f, 0
 }
 
 // dropPOS lists parts of speech (first level) that are never indexed.
@@ -225,17 +301,17 @@ var dropPOS2 = map[[2]string]bool{
 	{"動詞", "非自立"}: true, {"動詞", "接尾"}: true, {"形容詞", "非自立"}: true,
 }
 
-// keep decides whether a kagome token is indexed and returns its term.
-func keep(t tokenizer.Token) (term, pos string, ok bool) {
-	f := t.POS()
-	if len(f) == 0 {
-		return "", "", false
+// keep decides whether a kagome token, of the part of speech f (n levels,
+// see kagome.pos), is indexed and returns its term.
+func keep(t tokenizer.Token, f [3]string, n int) (term string, ok bool) {
+	if n == 0 {
+		return "", false
 	}
 	if dropPOS[f[0]] {
-		return "", "", false
+		return "", false
 	}
-	if len(f) > 1 && dropPOS2[[2]string{f[0], f[1]}] {
-		return "", "", false
+	if n > 1 && dropPOS2[[2]string{f[0], f[1]}] {
+		return "", false
 	}
 	term = t.Surface
 	if f[0] == "動詞" || f[0] == "形容詞" {
@@ -245,16 +321,12 @@ func keep(t tokenizer.Token) (term, pos string, ok bool) {
 	}
 	term = foldLongVowel(term)
 	if term == "" || len(term) > maxTermBytes || japaneseStop[term] {
-		return "", "", false
+		return "", false
 	}
 	if isSpaceOrPunct(term) {
-		return "", "", false
+		return "", false
 	}
-	pos = f[0]
-	if len(f) > 1 && f[1] != "*" {
-		pos += "," + f[1]
-	}
-	return term, pos, true
+	return term, true
 }
 
 // foldLongVowel drops the prolonged sound mark at the end of a katakana word

@@ -63,8 +63,9 @@ func (f *folded) orig(a, b int) (int, int) {
 
 // foldMapped folds s cluster by cluster (a starter and the marks that
 // combine with it), so that every folded byte can be traced back to the
-// original bytes exactly.
-func foldMapped(s string) folded {
+// original bytes exactly; without offsets, the same text is made without
+// the maps (start and end are nil, orig is not to be called).
+func foldMapped(s string, offsets bool) folded {
 	if isPlainASCII(s) {
 		if hasUpper(s) {
 			return folded{text: strings.ToLower(s)}
@@ -77,8 +78,11 @@ func foldMapped(s string) folded {
 	}
 	var b strings.Builder
 	b.Grow(len(s))
-	start := make([]int, 0, len(s))
-	end := make([]int, 0, len(s))
+	var start, end []int
+	if offsets {
+		start = make([]int, 0, len(s))
+		end = make([]int, 0, len(s))
+	}
 	for i := 0; i < len(s); {
 		if drop {
 			if j := cjkSpaceEnd(s, i); j > i {
@@ -88,7 +92,7 @@ func foldMapped(s string) folded {
 		}
 		if r, n := utf8.DecodeRuneInString(s[i:]); r >= utf8.RuneSelf && stableRune(r) {
 			if nr, _ := utf8.DecodeRuneInString(s[i+n:]); i+n == len(s) || stableRune(nr) {
-				for k := 0; k < n; k++ {
+				for k := 0; offsets && k < n; k++ {
 					start = append(start, i+k)
 					end = append(end, i+k+1)
 				}
@@ -103,12 +107,14 @@ func foldMapped(s string) folded {
 		if !(len(c) == 1 && c[0] < utf8.RuneSelf) || hasUpper(c) {
 			out = foldCluster(c)
 		}
-		if out == c {
+		switch {
+		case !offsets:
+		case out == c:
 			for k := 0; k < len(c); k++ {
 				start = append(start, i+k)
 				end = append(end, i+k+1)
 			}
-		} else {
+		default:
 			for k := 0; k < len(out); k++ {
 				start = append(start, i)
 				end = append(end, j)
@@ -222,7 +228,7 @@ func hasUpper(s string) bool {
 // result, the start and end offsets in s of the characters it came from;
 // both are nil when the result has the same bytes as s but for ASCII case.
 func FoldMapped(s string) (folded string, start, end []int) {
-	f := foldMapped(s)
+	f := foldMapped(s, true)
 	return f.text, f.start, f.end
 }
 

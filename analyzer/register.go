@@ -18,7 +18,7 @@ type bleveJapanese struct{ a *Analyzer }
 
 func (b bleveJapanese) Analyze(input []byte) analysis.TokenStream {
 	var ts analysis.TokenStream
-	b.a.each(string(input), func(t Token) {
+	b.a.each(string(input), true, func(t Token) {
 		typ := analysis.Ideographic
 		if t.Kind == KindLatin {
 			typ = analysis.AlphaNumeric

@@ -42,7 +42,7 @@ func TestFoldDropsSpacesBetweenJapanese(t *testing.T) {
 		if got := FoldText(c.in); got != c.want {
 			t.Errorf("FoldText(%q) = %q, want %q", c.in, got, c.want)
 		}
-		f := foldMapped(c.in)
+		f := foldMapped(c.in, true)
 		if f.text != c.want {
 			t.Errorf("foldMapped(%q) = %q, want %q", c.in, f.text, c.want)
 		}

@@ -203,7 +203,7 @@ func DefaultIndex() Index {
 		AuditInterval:     24 * time.Hour,
 		LockTimeout:       2 * time.Second,
 		BatchBytes:        1 << 20,
-		BuildMemoryLimit:  192 << 20,
+		BuildMemoryLimit:  176 << 20,
 		RemotePoll:        30 * time.Second,
 	}
 }

@@ -340,13 +340,23 @@ func (ix *Index) Build(ctx context.Context, opts BuildOptions) (st BuildStats, e
 	if err := w.flush(); err != nil {
 		return st, err
 	}
+	// A new index's segments are merged once, now (see firstBuildConfig).
+	deferred := ix.deferred
+	if deferred {
+		if err := ix.mergeFirstBuild(ctx); err != nil {
+			return st, err
+		}
+	}
 	n, err := ix.man.count()
 	if err != nil {
 		return st, err
 	}
 	st.Files = n
 	st.Took = time.Since(start)
-	return st, ix.finish(now(), st, true)
+	if err := ix.finish(now(), st, true); err != nil || !deferred {
+		return st, err
+	}
+	return st, ix.reopen()
 }
 
 // retry reports whether a skipped file is read again though it did not
@@ -465,11 +475,12 @@ func (ix *Index) setInternal(kv map[string]string) error {
 }
 
 // readAhead bounds the bytes of the files read and parsed ahead of the
-// batches (a file bigger than that is read alone), and extractSlots the
+// batches (a file bigger than that is read alone; the analysis, not the
+// reading, sets the pace: a few files ahead are enough), and extractSlots the
 // PDF and Office documents extracted at once: what a build holds does
 // not grow with the folder or with how much its files unpack to.
 const (
-	readAhead    = 32 << 20
+	readAhead    = 8 << 20
 	extractSlots = 2
 )
 
@@ -647,10 +658,10 @@ func (w *batchWriter) add(r readResult) error {
 	e.IDs = make([]string, 0, len(d.Passages))
 	// Every passage of the file has its head: analyzed once.
 	a := w.ix.opts.AnalyzerOf()
-	heads := headAnalyzers{ja: &onceAnalyzer{inner: a.ForBleve()}, bi: &onceAnalyzer{inner: analyzer.BigramForBleve()}}
+	hs := heads{ja: &onceTerms{}, bi: &onceTerms{}}
 	for i, p := range d.Passages {
 		id := passageID(d.Path, p.Start, p.End)
-		doc := passageDocument(a, id, d.Path, p.Text, head, heads)
+		doc := passageDocument(a, id, d.Path, p.Text, head, hs)
 		if err := w.batch.IndexAdvanced(doc); err != nil {
 			return fmt.Errorf("index %s: %w", d.Path, err)
 		}
@@ -750,44 +761,20 @@ func parsePassageID(id string) (p string, start, end int, ok bool) {
 	return id[:i], a, b, true
 }
 
-// headAnalyzers analyze the head of one file's passages (nil fields:
-// the analyzers themselves).
-type headAnalyzers struct{ ja, bi analysis.Analyzer }
+// heads hold the analysis of the head of one file's passages, made by the
+// first passage that Bleve analyzes (nil fields: each passage analyzes it).
+type heads struct{ ja, bi *onceTerms }
 
 // passageDocument builds the Bleve document of one passage, analyzed with
-// a (the head with heads).
-func passageDocument(a *analyzer.Analyzer, id, p, text, head string, heads headAnalyzers) *document.Document {
-	ja := a.ForBleve()
-	bi := analyzer.BigramForBleve()
-	hja, hbi := heads.ja, heads.bi
-	if hja == nil {
-		hja = ja
-	}
-	if hbi == nil {
-		hbi = bi
-	}
+// a (the head with hs).
+func passageDocument(a *analyzer.Analyzer, id, p, text, head string, hs heads) *document.Document {
 	doc := document.NewDocument(id)
 	doc.AddField(document.NewTextFieldCustom(fieldPath, nil, []byte(p), index.IndexField, keywordAnalyzer{}))
-	doc.AddField(document.NewTextFieldCustom(fieldBody, nil, []byte(text), index.IndexField, ja))
-	doc.AddField(document.NewTextFieldCustom(fieldGram, nil, []byte(text), index.IndexField, bi))
-	doc.AddField(document.NewTextFieldCustom(fieldHead, nil, []byte(head), index.IndexField, hja))
-	doc.AddField(document.NewTextFieldCustom(fieldHeadGram, nil, []byte(head), index.IndexField, hbi))
+	doc.AddField(&termField{name: fieldBody, text: text, terms: a.Terms, bytesPerTerm: textPerTerm})
+	doc.AddField(&termField{name: fieldGram, text: text, terms: analyzer.BigramTerms, bytesPerTerm: textPerBigram})
+	doc.AddField(&termField{name: fieldHead, text: head, terms: a.Terms, once: hs.ja})
+	doc.AddField(&termField{name: fieldHeadGram, text: head, terms: analyzer.BigramTerms, once: hs.bi})
 	return doc
-}
-
-// onceAnalyzer analyzes the first input it is given and returns its
-// tokens for every later one: the head of one file, the same for each of
-// its passages (Bleve analyzes a batch's documents on several goroutines,
-// and only reads the tokens).
-type onceAnalyzer struct {
-	inner  analysis.Analyzer
-	once   sync.Once
-	tokens analysis.TokenStream
-}
-
-func (a *onceAnalyzer) Analyze(input []byte) analysis.TokenStream {
-	a.once.Do(func() { a.tokens = a.inner.Analyze(input) })
-	return a.tokens
 }
 
 // keywordAnalyzer indexes a whole value as one term.
@@ -808,7 +795,9 @@ var memoryLimit struct {
 // limitMemory sets the process's soft memory limit (runtime/debug) while
 // a build runs and returns what lifts it when the last build ends: the
 // collector works harder near it instead of letting the heap double (the
-// bench corpus's peak 385 → about 225 MiB at 192 MiB, its cpu unchanged).
+// bench corpus's peak 385 → about 225 MiB at 192 MiB, its cpu unchanged;
+// about 220 MiB at 176 MiB once the first build's merges were deferred,
+// which keep its segments mapped until its end).
 // A limit the environment sets (GOMEMLIMIT) stands.
 func limitMemory(limit int64) func() {
 	if limit <= 0 {

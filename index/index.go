@@ -190,6 +190,10 @@ type Index struct {
 	lock     *fileLock
 	writable bool
 	fresh    bool // the Bleve index was created by this process and holds no passages yet
+	// deferred: the Bleve index is open with the merge plan of a first
+	// build (see firstBuildConfig), to be merged and opened again when
+	// that build ends.
+	deferred bool
 	stats    atomic.Pointer[search.BM25Stats]
 	watch    watchState
 	// Rebuilt says why Open started a new index, "" when it did not.
@@ -259,7 +263,7 @@ func (ix *Index) openWriter(ctx context.Context) error {
 
 	dir := ix.opts.bleveDir()
 	if _, err := os.Stat(dir); err == nil {
-		b, err := openBleve(dir, map[string]any{"bolt_timeout": ix.opts.LockTimeout.String()}, ix.opts.LockTimeout)
+		b, err := openBleve(dir, ix.writerConfig(), ix.opts.LockTimeout)
 		switch {
 		case err == nil:
 			ix.b = b
@@ -337,10 +341,11 @@ func (ix *Index) replace(damaged bool) error {
 			return fmt.Errorf("remove the old index %s: %w", dir, err)
 		}
 	}
-	b, err := bleve.NewUsing(dir, newMapping(), scorch.Name, scorch.Name, map[string]any{"bolt_timeout": ix.opts.LockTimeout.String()})
+	b, err := bleve.NewUsing(dir, newMapping(), scorch.Name, scorch.Name, ix.firstBuildConfig())
 	if err != nil {
 		return fmt.Errorf("create index %s: %w", dir, err)
 	}
+	ix.deferred = true
 	gen := make([]byte, 8)
 	_, _ = rand.Read(gen)
 	batch := b.NewBatch()
@@ -354,6 +359,11 @@ func (ix *Index) replace(damaged bool) error {
 	ix.b = b
 	ix.fresh = true
 	return nil
+}
+
+// writerConfig is the Bleve configuration of an index open for writing.
+func (ix *Index) writerConfig() map[string]any {
+	return map[string]any{"bolt_timeout": ix.opts.LockTimeout.String()}
 }
 
 // setAside moves a damaged file or folder out of the way, keeping only the

@@ -52,9 +52,9 @@ stats "index on disk" MB "${sizes[@]}"
 LWR_BENCH_CORPUS="$corpus" go test -run '^$' -bench 'CorpusBuild$' -benchtime 1x -cpuprofile "$work/build.cpu" -o "$work/index.test" ./index/ >/dev/null
 go tool pprof -top -cum -nodecount=400 "$work/index.test" "$work/build.cpu" 2>/dev/null | awk '
   BEGIN {
-    part["lwr/analyzer.bleveJapanese.Analyze"] = "Japanese analysis (kagome and folding)"
+    part["lwr/analyzer.(*Analyzer).Terms"] = "Japanese analysis (kagome and folding)"
     part["github.com/ikawaha/kagome/v2/tokenizer.Tokenizer.Analyze"] = "  of which kagome lattice"
-    part["lwr/analyzer.bleveBigram.Analyze"] = "bigram view"
+    part["lwr/analyzer.BigramTerms"] = "bigram view"
     part["github.com/blevesearch/zapx/v17.(*ZapPlugin).newWithChunkMode"] = "Bleve segments written"
     part["github.com/blevesearch/zapx/v17.(*ZapPlugin).MergeUsing"] = "Bleve segments merged"
     part["runtime.gcBgMarkWorker"] = "garbage collector"

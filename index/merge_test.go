@@ -1,0 +1,60 @@
+package index
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"lwr/config/configtest"
+)
+
+// segments counts the segments of the index's current snapshot.
+func segments(t *testing.T, ix *Index) int {
+	t.Helper()
+	n, ok := ix.b.StatsMap()["index"].(map[string]any)["TotFileSegmentsAtRoot"].(uint64)
+	if !ok {
+		t.Fatalf("no segment count in %v", ix.b.StatsMap())
+	}
+	return int(n)
+}
+
+// A new index's first build, written over several batches, ends in one
+// segment; the index is then open as one kept up to date, and a forced
+// rebuild does the same again.
+func TestFirstBuildMergesOnce(t *testing.T) {
+	files := map[string]string{}
+	for i := range 40 {
+		files[fmt.Sprintf("規程/第%02d条.md", i)] = fmt.Sprintf("# 第%d条\n\n%s\n", i, strings.Repeat(fmt.Sprintf("有給休暇の申請は取得日の%d日前までに行う。\n", i), 300))
+	}
+	root := tree(t, files)
+	opts := testOptions(root, configtest.TempDir(t))
+	opts.BatchBytes = 64 << 10
+	ix, err := Open(t.Context(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	for _, force := range []bool{false, true} {
+		st := mustBuild(t, ix, BuildOptions{Force: force})
+		if st.Batches < 5 || st.Added != 40 {
+			t.Fatalf("force %v: %+v: want 40 files over several batches", force, st)
+		}
+		if ix.deferred {
+			t.Errorf("force %v: the index is still open with the first build's merge plan", force)
+		}
+		if n := segments(t, ix); n != 1 {
+			t.Errorf("force %v: %d segments after the first build, want 1", force, n)
+		}
+		if got := paths(find(t, ix, "\"取得日の7日前\"", SearchOptions{Mode: FullText})); !slices.Contains(got, "規程/第07条.md") {
+			t.Errorf("force %v: search after the merge: %v", force, got)
+		}
+	}
+	writeFile(t, root, "メモ/新規.md", "# 新規\n会議室の予約方法。\n")
+	if st := mustBuild(t, ix, BuildOptions{}); st.Added != 1 || ix.deferred {
+		t.Fatalf("update: %+v (deferred %v)", st, ix.deferred)
+	}
+	if got := paths(find(t, ix, "会議室", SearchOptions{})); !slices.Equal(got, []string{"メモ/新規.md"}) {
+		t.Errorf("after an update: %v", got)
+	}
+}

@@ -1,0 +1,2 @@
+// Package tokenizer is a japanese morphological analyzer library.
+package tokenizer

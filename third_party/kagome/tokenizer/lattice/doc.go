@@ -1,0 +1,2 @@
+// Package lattice implements the core of the morph analyzer.
+package lattice

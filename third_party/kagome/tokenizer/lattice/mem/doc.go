@@ -1,0 +1,2 @@
+// Package mem implements the memory utility such as memory pool.
+package mem
