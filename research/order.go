@@ -83,7 +83,13 @@ func newerCollection(a, b *Hit) int {
 	n := strings.Count(ka, "/") + 1
 	fa := strings.Join(strings.Split(a.Path, "/")[:n], "/")
 	fb := strings.Join(strings.Split(b.Path, "/")[:n], "/")
-	va, vb := pathVersion(fa), pathVersion(fb)
+	return comparePaths(fa, fb)
+}
+
+// comparePaths compares the years, dates and versions of two paths in
+// order: +1 when a's are the later, -1 when b's are, 0 when they tie.
+func comparePaths(a, b string) int {
+	va, vb := pathVersion(a), pathVersion(b)
 	for i := range min(len(va), len(vb)) {
 		if c := slices.Compare(va[i], vb[i]); c != 0 {
 			if c > 0 {
@@ -108,16 +114,7 @@ func newerEdition(a, b *Hit) int {
 	if familyKey(a.Path) != familyKey(b.Path) {
 		return 0
 	}
-	va, vb := pathVersion(a.Path), pathVersion(b.Path)
-	for i := range min(len(va), len(vb)) {
-		if c := slices.Compare(va[i], vb[i]); c != 0 {
-			if c > 0 {
-				return 1
-			}
-			return -1
-		}
-	}
-	return 0
+	return comparePaths(a.Path, b.Path)
 }
 
 // kindRank orders the kinds of document: rules first.
