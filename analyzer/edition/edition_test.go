@@ -260,3 +260,18 @@ func TestAbolished(t *testing.T) {
 		t.Error("a mention of an abolished allowance made the rule abolished")
 	}
 }
+
+// TestMayHoldNumber: the lines Find skips hold no numeral of any script.
+func TestMayHoldNumber(t *testing.T) {
+	for line, want := range map[string]bool{
+		"令和６年度版": true, "第三版": true, "令和元年4月1日施行": true, "①版": true, "初版": true, "v1.2": true,
+		"この規程は、総務部が管理する。": false, "": false, "## 目的": false,
+	} {
+		if got := mayHoldNumber(line); got != want {
+			t.Errorf("mayHoldNumber(%q) = %v, want %v", line, got, want)
+		}
+		if !mayHoldNumber(line) && len(lineEditions(line, true)) > 0 {
+			t.Errorf("%q holds editions but was skipped", line)
+		}
+	}
+}

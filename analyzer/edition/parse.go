@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"lwr/analyzer"
@@ -94,6 +95,9 @@ type found struct {
 // lineEditions finds the editions on one line; head says whether unmarked
 // dates and versions count.
 func lineEditions(line string, head bool) []Edition {
+	if !mayHoldNumber(line) {
+		return nil // no date, edition or version without a numeral (or 初版)
+	}
 	f, start, end := analyzer.FoldMapped(line)
 	fs := foldedEditions(f, head)
 	out := make([]Edition, len(fs))
@@ -106,6 +110,23 @@ func lineEditions(line string, head bool) []Edition {
 		out[i] = e.Edition
 	}
 	return out
+}
+
+// mayHoldNumber reports whether a line, before folding, holds what every
+// edition and date is written with: a numeral of any script (folding
+// makes ５, ① and ² digits), a kanji numeral, 元 (元年) or 初版.
+func mayHoldNumber(line string) bool {
+	for _, r := range line {
+		switch {
+		case r < utf8.RuneSelf:
+			if r >= '0' && r <= '9' {
+				return true
+			}
+		case unicode.IsNumber(r), strings.ContainsRune("〇零一二三四五六七八九十百千元", r):
+			return true
+		}
+	}
+	return strings.Contains(line, "初版")
 }
 
 // foldedEditions finds the editions of a folded line.
