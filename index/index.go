@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -184,7 +185,11 @@ func DirFor(cacheDir, root string) (string, error) {
 
 // Index is an open index of one source root.
 type Index struct {
-	opts     Options
+	opts Options
+	// bmu guards b while a build replaces it (a forced rebuild, the end of
+	// a first build): searches and status reads from other goroutines (the
+	// daemon's requests) hold it for reading.
+	bmu      sync.RWMutex
 	b        bleve.Index
 	man      *manifest // nil for readers
 	lock     *fileLock
@@ -327,6 +332,8 @@ func (ix *Index) openWriter(ctx context.Context) error {
 func (ix *Index) create() error { return ix.replace(true) }
 
 func (ix *Index) replace(damaged bool) error {
+	ix.bmu.Lock()
+	defer ix.bmu.Unlock()
 	dir := ix.opts.bleveDir()
 	if ix.b != nil {
 		_ = ix.b.Close()
@@ -479,10 +486,12 @@ func OpenReader(ctx context.Context, opts Options) (*Index, error) {
 // Close releases the index and its lock.
 func (ix *Index) Close() error {
 	var errs []error
+	ix.bmu.Lock()
 	if ix.b != nil {
 		errs = append(errs, ix.b.Close())
 		ix.b = nil
 	}
+	ix.bmu.Unlock()
 	if ix.man != nil {
 		errs = append(errs, ix.man.Close())
 		ix.man = nil
@@ -519,6 +528,8 @@ type Status struct {
 
 // Status reports on the open index.
 func (ix *Index) Status() (Status, error) {
+	ix.bmu.RLock()
+	defer ix.bmu.RUnlock()
 	st := Status{Root: ix.opts.Root, Dir: ix.opts.Dir}
 	v, err := ix.b.GetInternal([]byte(keySchema))
 	if err != nil {
@@ -528,7 +539,7 @@ func (ix *Index) Status() (Status, error) {
 	st.Passages, _ = ix.b.DocCount()
 	st.Files = ix.internalInt(keyFiles)
 	st.Skipped = ix.internalInt(keySkipped)
-	st.LastSync = ix.LastSync()
+	st.LastSync = ix.lastSync()
 	s, _ := ix.b.GetInternal([]byte(keyState))
 	st.Ready = string(s) == "ready"
 	st.Bytes = dirSize(ix.opts.Dir)
@@ -538,6 +549,12 @@ func (ix *Index) Status() (Status, error) {
 // LastSync is when a build last brought the index up to date with the
 // files (zero before the first).
 func (ix *Index) LastSync() time.Time {
+	ix.bmu.RLock()
+	defer ix.bmu.RUnlock()
+	return ix.lastSync()
+}
+
+func (ix *Index) lastSync() time.Time {
 	v, _ := ix.b.GetInternal([]byte(keySynced))
 	t, _ := time.Parse(time.RFC3339Nano, string(v))
 	return t

@@ -62,6 +62,8 @@ func (ix *Index) mergeFirstBuild(ctx context.Context) error {
 // reopen closes the Bleve index and opens it again for writing, with the
 // configuration of an index that is kept up to date.
 func (ix *Index) reopen() error {
+	ix.bmu.Lock()
+	defer ix.bmu.Unlock()
 	dir := ix.opts.bleveDir()
 	err := ix.b.Close()
 	ix.b = nil

@@ -58,3 +58,47 @@ func TestFirstBuildMergesOnce(t *testing.T) {
 		t.Errorf("after an update: %v", got)
 	}
 }
+
+// TestReadsDuringABuildThatReplacesTheIndex: a daemon answers status and
+// search requests while its build replaces the Bleve index (a forced
+// rebuild, the reopening at the end of a first build); they wait for the
+// swap instead of reading a closed or missing index.
+func TestReadsDuringABuildThatReplacesTheIndex(t *testing.T) {
+	files := map[string]string{}
+	for i := range 30 {
+		files[fmt.Sprintf("規程/第%02d条.md", i)] = fmt.Sprintf("# 第%d条\n\n%s\n", i, strings.Repeat(fmt.Sprintf("有給休暇の申請は取得日の%d日前までに行う。\n", i), 100))
+	}
+	root := tree(t, files)
+	opts := testOptions(root, configtest.TempDir(t))
+	opts.BatchBytes = 64 << 10
+	ix, err := Open(t.Context(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	mustBuild(t, ix, BuildOptions{})
+	for range 2 {
+		done := make(chan error, 1)
+		go func() {
+			_, err := ix.Build(t.Context(), BuildOptions{Force: true})
+			done <- err
+		}()
+		for reading := true; reading; {
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Fatal(err)
+				}
+				reading = false
+			default:
+				if _, err := ix.Status(); err != nil {
+					t.Fatalf("status during the build: %v", err)
+				}
+				if _, err := ix.Search(t.Context(), Query{Words: []Word{{Text: "有給休暇"}}}, SearchOptions{}); err != nil {
+					t.Fatalf("search during the build: %v", err)
+				}
+				_ = ix.LastSync()
+			}
+		}
+	}
+}

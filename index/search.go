@@ -235,6 +235,8 @@ func CheckQuery(q Query, synonyms []string) error {
 // with ErrQueryTooLong; ctx ends the search.
 func (ix *Index) Search(ctx context.Context, q Query, opts SearchOptions) (res *Result, err error) {
 	start := time.Now()
+	ix.bmu.RLock()
+	defer ix.bmu.RUnlock()
 	defer func() {
 		// Bleve's segment readers trust their files: bytes changed on
 		// disk panic there. The search fails, the process goes on.
