@@ -187,7 +187,24 @@ func publicHost(host string) bool {
 	if a, err := netip.ParseAddr(strings.Trim(host, "[]")); err == nil {
 		return a.IsGlobalUnicast() && !a.IsPrivate()
 	}
-	return strings.Contains(host, ".")
+	return strings.Contains(host, ".") && validHostname(host)
+}
+
+// validHostname reports a name of dot-separated labels of letters,
+// digits, hyphens and underscores, none empty (not ".<a", "a..b").
+func validHostname(host string) bool {
+	for _, l := range strings.Split(host, ".") {
+		if l == "" || len(l) > 63 {
+			return false
+		}
+		for i := 0; i < len(l); i++ {
+			c := l[i]
+			if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // asciiHost lower-cases a host and turns an internationalized name into
