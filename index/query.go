@@ -59,12 +59,10 @@ func (q Query) Text() string {
 var quotePairs = map[rune]rune{'"': '"', '「': '」', '『': '』', '“': '”'}
 
 // ParseQuery splits a query into words. An unclosed quote runs to the end.
-// A query longer than MaxQueryChars is ErrQueryTooLong.
+// A query whose words are longer than MaxQueryChars together (the quotes
+// not counted, so that String reads back) is ErrQueryTooLong.
 func ParseQuery(s string) (Query, error) {
 	var q Query
-	if err := checkLength(strings.TrimSpace(s)); err != nil {
-		return q, err
-	}
 	rs := []rune(s)
 	for i := 0; i < len(rs); {
 		r := rs[i]
@@ -92,6 +90,9 @@ func ParseQuery(s string) (Query, error) {
 	}
 	if len(q.Words) == 0 {
 		return q, ErrEmptyQuery
+	}
+	if err := checkLength(q.Text()); err != nil {
+		return Query{}, err
 	}
 	return q, nil
 }
