@@ -24,9 +24,9 @@ var termsTexts = []string{
 	strings.Repeat("新規事業推進室の担当者は、ファイルをコピーした後で設定を確認する。", 80),
 }
 
-// Terms yields the terms of Tokens, in order, and BigramTerms those of
-// Bigrams: the index and the queries meet on the same words.
-func TestTermsAreTokensTerms(t *testing.T) {
+// termsUserDict is a user dictionary of one compound (新規事業推進室).
+func termsUserDict(t *testing.T) *UserDict {
+	t.Helper()
 	p := filepath.Join(configtest.TempDir(t), "words.txt")
 	if err := os.WriteFile(p, []byte("新規事業推進室\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -35,6 +35,13 @@ func TestTermsAreTokensTerms(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return ud
+}
+
+// Terms yields the terms of Tokens, in order, and BigramTerms those of
+// Bigrams: the index and the queries meet on the same words.
+func TestTermsAreTokensTerms(t *testing.T) {
+	ud := termsUserDict(t)
 	for _, a := range []*Analyzer{Default(), New(WithUserDict(ud))} {
 		for _, text := range termsTexts {
 			var want, got []string
@@ -57,14 +64,7 @@ func TestTermsAreTokensTerms(t *testing.T) {
 // The parts of speech the analysis reads without making a slice are
 // kagome's Token.POS.
 func TestPOSIsKagomes(t *testing.T) {
-	p := filepath.Join(configtest.TempDir(t), "words.txt")
-	if err := os.WriteFile(p, []byte("新規事業推進室\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ud, err := LoadUserDict(p)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ud := termsUserDict(t)
 	classes := map[tokenizer.TokenClass]int{}
 	for _, a := range []*Analyzer{Default(), New(WithUserDict(ud))} {
 		k, err := a.load()

@@ -19,22 +19,29 @@ func segments(t *testing.T, ix *Index) int {
 	return int(n)
 }
 
-// A new index's first build, written over several batches, ends in one
-// segment; the index is then open as one kept up to date, and a forced
-// rebuild does the same again.
-func TestFirstBuildMergesOnce(t *testing.T) {
+// openArticles opens a writer on a tree of n rule files of reps lines
+// each, with batches small enough that a build writes several segments.
+func openArticles(t *testing.T, n, reps int) *Index {
+	t.Helper()
 	files := map[string]string{}
-	for i := range 40 {
-		files[fmt.Sprintf("規程/第%02d条.md", i)] = fmt.Sprintf("# 第%d条\n\n%s\n", i, strings.Repeat(fmt.Sprintf("有給休暇の申請は取得日の%d日前までに行う。\n", i), 300))
+	for i := range n {
+		files[fmt.Sprintf("規程/第%02d条.md", i)] = fmt.Sprintf("# 第%d条\n\n%s\n", i, strings.Repeat(fmt.Sprintf("有給休暇の申請は取得日の%d日前までに行う。\n", i), reps))
 	}
-	root := tree(t, files)
-	opts := testOptions(root, configtest.TempDir(t))
+	opts := testOptions(tree(t, files), configtest.TempDir(t))
 	opts.BatchBytes = 64 << 10
 	ix, err := Open(t.Context(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ix.Close() })
+	return ix
+}
+
+// A new index's first build, written over several batches, ends in one
+// segment; the index is then open as one kept up to date, and a forced
+// rebuild does the same again.
+func TestFirstBuildMergesOnce(t *testing.T) {
+	ix := openArticles(t, 40, 300)
 	for _, force := range []bool{false, true} {
 		st := mustBuild(t, ix, BuildOptions{Force: force})
 		if st.Batches < 5 || st.Added != 40 {
@@ -50,7 +57,7 @@ func TestFirstBuildMergesOnce(t *testing.T) {
 			t.Errorf("force %v: search after the merge: %v", force, got)
 		}
 	}
-	writeFile(t, root, "メモ/新規.md", "# 新規\n会議室の予約方法。\n")
+	writeFile(t, ix.Root(), "メモ/新規.md", "# 新規\n会議室の予約方法。\n")
 	if st := mustBuild(t, ix, BuildOptions{}); st.Added != 1 || ix.deferred {
 		t.Fatalf("update: %+v (deferred %v)", st, ix.deferred)
 	}
@@ -64,18 +71,7 @@ func TestFirstBuildMergesOnce(t *testing.T) {
 // rebuild, the reopening at the end of a first build); they wait for the
 // swap instead of reading a closed or missing index.
 func TestReadsDuringABuildThatReplacesTheIndex(t *testing.T) {
-	files := map[string]string{}
-	for i := range 30 {
-		files[fmt.Sprintf("規程/第%02d条.md", i)] = fmt.Sprintf("# 第%d条\n\n%s\n", i, strings.Repeat(fmt.Sprintf("有給休暇の申請は取得日の%d日前までに行う。\n", i), 100))
-	}
-	root := tree(t, files)
-	opts := testOptions(root, configtest.TempDir(t))
-	opts.BatchBytes = 64 << 10
-	ix, err := Open(t.Context(), opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ix.Close() })
+	ix := openArticles(t, 30, 100)
 	mustBuild(t, ix, BuildOptions{})
 	for range 2 {
 		done := make(chan error, 1)
