@@ -1,6 +1,9 @@
 package index
 
 import (
+	"cmp"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -21,7 +24,13 @@ type quantity struct {
 // rangeUnits folds the spellings of the units ranges are written in.
 var rangeUnits = map[string]string{"キロ": "km", "キロメートル": "km", "km": "km", "メートル": "m", "m": "m", "年": "年", "年間": "年", "か月": "か月", "ヶ月": "か月", "カ月": "か月", "箇月": "か月", "日": "日", "日間": "日", "時間": "時間", "分": "分", "歳": "歳", "円": "円", "万円": "万円", "人": "人", "名": "人", "回": "回", "%": "%", "パーセント": "%"}
 
-const unitAlt = `キロメートル|キロ|km|メートル|m|年間|年|か月|ヶ月|カ月|箇月|日間|日|時間|分|歳|万円|円|人|名|回|%|パーセント`
+// unitAlt is the spellings of rangeUnits as a regexp alternation, the
+// longest first (キロメートル before キロ, 万円 before 円).
+var unitAlt = func() string {
+	us := slices.Collect(maps.Keys(rangeUnits))
+	slices.SortFunc(us, func(a, b string) int { return cmp.Or(len(b)-len(a), strings.Compare(a, b)) })
+	return strings.Join(us, "|")
+}()
 
 var (
 	// askedAmountRe is a number the question states, with its unit (not

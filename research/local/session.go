@@ -111,7 +111,7 @@ func (s *Session) open(ctx context.Context) (*index.Index, error) {
 	o := s.opts
 	ix, err := o.OpenIndex(ctx, o.Index)
 	if (errors.Is(err, index.ErrNotIndexed) || errors.Is(err, index.ErrNeedsRebuild)) && o.AutoBuild != nil {
-		if err = s.build(ctx, err); err == nil {
+		if err = s.build(ctx, err, false); err == nil {
 			ix, err = o.OpenIndex(ctx, o.Index)
 		}
 	}
@@ -131,17 +131,13 @@ func (s *Session) rebuild(ctx context.Context, why error) error {
 		s.ix.Close()
 		s.ix, s.corpus = nil, nil
 	}
-	return s.buildWith(ctx, why, true)
+	return s.build(ctx, why, true)
 }
 
-// build builds the index with a writer that it closes again, so that the
-// session then holds only a reader's shared lock.
-func (s *Session) build(ctx context.Context, why error) error {
-	return s.buildWith(ctx, why, false)
-}
-
-// buildWith builds the index, from nothing when force is set.
-func (s *Session) buildWith(ctx context.Context, why error, force bool) error {
+// build builds the index (from nothing when force is set) with a writer
+// that it closes again, so that the session then holds only a reader's
+// shared lock.
+func (s *Session) build(ctx context.Context, why error, force bool) error {
 	o := s.opts
 	if o.AutoBuild.Before != nil {
 		o.AutoBuild.Before(o.Index.Root, why)
