@@ -17,6 +17,14 @@ if ! command -v groonga >/dev/null || ! dpkg -s groonga-tokenizer-mecab mecab-ip
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq groonga groonga-tokenizer-mecab mecab-ipadic-utf8 >/dev/null
 fi
 command -v /usr/bin/time >/dev/null || { apt-get update -qq && apt-get install -y -qq time >/dev/null; }
+# MeCab reads the dictionary its mecabrc names; Debian points that at the
+# highest-priority dictionary installed (mecab-naist-jdic, which
+# groonga-tokenizer-mecab pulls in, over ipadic), so the IPA dictionary lwr
+# uses is named here.
+ipadic=/var/lib/mecab/dic/ipadic-utf8
+[[ -d $ipadic ]] || { echo "groonga: $ipadic is missing (apt-get install mecab-ipadic-utf8)" >&2; exit 1; }
+printf 'dicdir = %s\n' "$ipadic" >"$work/mecabrc"
+export MECABRC=$work/mecabrc
 
 # The documents as Groonga's load command takes them (not timed): every
 # file lwr indexes, by its path, as UTF-8 text.
