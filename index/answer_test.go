@@ -112,6 +112,42 @@ func TestFormExampleIsNoAnswer(t *testing.T) {
 	}
 }
 
+// A blank form (an ISSUE_TEMPLATE request whose title is the question's
+// word) follows the rule that says what holds, though its short title
+// outscores the rule's article; a question about the form itself, and a
+// guide to filling one in, keep their rank.
+func TestBlankFormFollowsTheRule(t *testing.T) {
+	rule := "# 福利厚生規程\n\n### 第1条　目的\n\n1. この規程は、社員の福利厚生について定める。\n\n" +
+		"### 第4条　書籍購入\n\n1. 会社は、社員が自己学習のために購入する書籍の代金を支給する。\n2. 上限は、1事業年度につき20,000円までとする。\n\n" +
+		"### 第5条　機材購入補助\n\n1. 機材購入補助は、社員が業務のために購入する機材の代金の全額又は一部を補助するものである。\n" +
+		"2. 機材購入補助を希望する者は、購入日から6か月以内に申請を行い、承認を得なければならない。\n" +
+		"3. 補助額の上限は、1事業年度につき40,000円までとする。\n"
+	form := "---\nname: 補助申請\nabout: 補助制度の利用\ntitle: 補助申請\nlabels: help wanted\n---\n\n" +
+		"## 使用する補助制度\n\n<!--\n書籍購入補助申請\n機材購入補助申請\nのいずれかを入力してください\n-->\n\n" +
+		"## 金額\n\n<!--\n補助申請する金額を入力してください\n-->\n"
+	root := tree(t, map[string]string{
+		"handbook/04_福利厚生規程.md":              rule,
+		"handbook/ISSUE_TEMPLATE/41_補助申請.md": form,
+		"handbook/アンケート/記入方法.md":             "# アンケート記入方法\n\n## 回答方法\n\nアンケートの回答は、所定のファイルをコピーして記入し、pull requestで提出する。\n",
+	})
+	ix := openTest(t, root, configtest.TempDir(t))
+	mustBuild(t, ix, BuildOptions{})
+	res := find(t, ix, "仕事用のモニターを自腹で買ったんだけど、補助って出る？いくらまで？", SearchOptions{Limit: 2, MaxChars: 300})
+	if len(res.Matches) != 2 || res.Matches[0].Path != "handbook/04_福利厚生規程.md" || res.Matches[1].Kind != KindForm {
+		t.Fatalf("matches %v, want the rule, then the form", paths(res))
+	}
+	if a := res.Matches[0].Answer; a == nil || !strings.Contains(a.Text, "40,000円") {
+		t.Errorf("the rule's answer is %+v", a)
+	}
+	res = find(t, ix, "補助申請のテンプレートには何を書けばいい？", SearchOptions{Limit: 2, MaxChars: 300})
+	if len(res.Matches) == 0 || res.Matches[0].Path != "handbook/ISSUE_TEMPLATE/41_補助申請.md" {
+		t.Errorf("a question about the form: matches %v, want the form first", paths(res))
+	}
+	if !BlankForm("handbook/ISSUE_TEMPLATE/41_補助申請.md", "補助申請") || BlankForm("handbook/アンケート/記入方法.md", "アンケート記入方法") {
+		t.Error("BlankForm: want the template a form and the guide to filling one in not")
+	}
+}
+
 // Snippets are their lines exactly: the first line's indentation kept, a
 // line longer than the budget shown whole, never cut inside.
 func TestSnippetIsItsLinesExactly(t *testing.T) {

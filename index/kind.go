@@ -80,6 +80,17 @@ func KindOf(rel, title string) DocKind {
 	return KindRule
 }
 
+// fillGuide names a guide to filling a form in (記入方法, 記入要領,
+// 書き方): a procedure, though KindOf counts it with the forms.
+var fillGuide = lazyre.New(`記入方法|記入要領|書き方|手順`)
+
+// BlankForm reports whether a document is a form itself (様式, 申請書,
+// テンプレート, ISSUE_TEMPLATE), the blank a request is made on, not a
+// guide to filling one in.
+func BlankForm(rel, title string) bool {
+	return KindOf(rel, title) == KindForm && !fillGuide.MatchString(analyzer.Fold(path.Base(rel)+"\n"+title))
+}
+
 // AsksAbout reports whether a question is itself about documents of the
 // kind (記入例の書き方, 議事録では何が決まった, 設計書サンプルの…): then
 // they answer it as any rule does.

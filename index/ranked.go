@@ -59,6 +59,9 @@ const (
 	// answerPool files below the limit are weighed too.
 	wAnswerFile = 0.3
 	answerPool  = 4
+	// wFormFile scales a form (BlankForm) the question is not about: it
+	// shows what a request asks for, the rule says what holds.
+	wFormFile = 0.3
 )
 
 // termWeight weighs a query word by its part of speech: in a question
@@ -312,6 +315,14 @@ func (ix *Index) ranked(ctx context.Context, q Query, opts SearchOptions) (*Resu
 			bonus = wAnswerFile * m.Answer.Stated
 			m.Score *= 1 + bonus
 		}
+		form := false
+		if m.Kind == KindForm && !m.Kind.AsksAbout(p.text) {
+			e, _ := ix.entry(m.Path)
+			form = BlankForm(m.Path, e.Title)
+		}
+		if form {
+			m.Score *= wFormFile
+		}
 		if opts.Explain {
 			why := m.Explain
 			m.Explain = explain(c.expl)
@@ -320,6 +331,9 @@ func (ix *Index) ranked(ctx context.Context, q Query, opts SearchOptions) (*Resu
 			}
 			if bonus > 0 {
 				m.Explain += fmt.Sprintf("\n× %.3f = 1 + %g × %.2f, its passage states what the question asks for (%s)", 1+bonus, wAnswerFile, m.Answer.Stated, p.asked)
+			}
+			if form {
+				m.Explain += fmt.Sprintf("\n× %g, a %s the question is not about", wFormFile, m.Kind.Label())
 			}
 			if why != "" {
 				m.Explain += "\n" + why

@@ -1,6 +1,7 @@
 package research
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -88,6 +89,27 @@ func TestKeyPointsNewerCollectionFirst(t *testing.T) {
 	}
 	if p := c.Points[1]; !slices.Contains(p.Labels, "旧版") {
 		t.Errorf("the 2020-04 edition's point %+v, want it labelled 旧版", p)
+	}
+}
+
+// A blank form named by the question's words (an ISSUE_TEMPLATE request
+// for a side job) ranks first, and no point states the asked value: the
+// rule's point comes before the form's, which only says what to submit.
+func TestKeyPointsBlankFormAfterTheRule(t *testing.T) {
+	var filler strings.Builder
+	for i, topic := range []string{"服務", "出勤", "遅刻", "休日", "休暇", "賃金", "賞与", "退職", "解雇", "表彰", "懲戒", "安全", "衛生", "教育", "災害補償"} {
+		fmt.Fprintf(&filler, "### 第%d条　%s\n\n1. 社員の%sについては、別に定めるところによる。\n2. 会社は、%sに関する事項を社員に周知する。\n\n", 20+i, topic, topic, topic)
+	}
+	rule := "# 就業規則\n\n### 第5条　採用手続\n\n1. 会社は、選考試験を行い、合格したものを採用する。\n\n" + filler.String() +
+		"### 第12条　副業・兼業\n\n1. 社員は、勤務時間外において、他の会社等の業務に従事することができる。\n" +
+		"2. 社員は、前項の業務に従事するにあたっては、事前に、会社に所定の届出を行うものとする。\n"
+	form := "---\nname: 副業・兼業届\nabout: 副業・兼業の届出\ntitle: 副業・兼業届\nlabels: help wanted\n---\n\n## 副業・兼業の内容\n\n<!--\n勤務先と業務の内容を入力してください\n-->\n"
+	c, _ := conclusionOf(t, map[string]string{"handbook/01_就業規則.md": rule, "handbook/ISSUE_TEMPLATE/02_副業・兼業届.md": form}, "副業してもいい？何か手続きっている？")
+	if len(c.Points) < 2 || c.Points[0].Where != "handbook/01_就業規則.md" {
+		t.Fatalf("points %+v, want the rule's first", c.Points)
+	}
+	if !strings.Contains(c.Points[0].Text, "届出") && !strings.Contains(c.Points[0].Text, "従事することができる") {
+		t.Errorf("the rule's point %+v is not its side-job article", c.Points[0])
 	}
 }
 

@@ -140,7 +140,7 @@ func exampleOnly(s source, query string) bool {
 
 // orderPoints orders the ranked points of one tier: among the answers,
 // rules before other kinds of document (a form's or an FAQ's value is no
-// rule's); then the search's order, with the newest edition of a family
+// rule's), among the others blank forms last; then the search's order, with the newest edition of a family
 // moved up to just before the highest-ranked older one (else the first
 // point of a newer edition of its collection). It labels an older
 // edition's point 旧版 when a newer one of its family or collection is
@@ -148,6 +148,16 @@ func exampleOnly(s source, query string) bool {
 func orderPoints(rs []rankedPoint, query string, answers bool) []rankedPoint {
 	if answers {
 		slices.SortStableFunc(rs, func(a, b rankedPoint) int { return kindRank(a.src, query) - kindRank(b.src, query) })
+	} else {
+		// A blank form says what a request asks for, not what holds:
+		// after the rules about the question.
+		last := func(r rankedPoint) int {
+			if m := r.src.hit; r.src.local() && m.Match.Kind == index.KindForm && !m.Match.Kind.AsksAbout(query) && index.BlankForm(m.Path, m.Match.Title) {
+				return 1
+			}
+			return 0
+		}
+		slices.SortStableFunc(rs, func(a, b rankedPoint) int { return last(a) - last(b) })
 	}
 	for i := 0; i < len(rs); i++ {
 		if !rs[i].src.local() {
