@@ -309,14 +309,19 @@ func newChooser(s *structure, p *rankedPlan, head string, active []bool) *choose
 		w.inHead = c.match(i, head) > 0
 		// A word of every unit (ruby in the Ruby style guide) tells them
 		// apart less.
-		df := 0
+		df, all := 0, 0
 		for k := range s.units {
-			if c.own[i*n+k] > 0 && (active == nil || active[k]) {
-				df++
+			if c.own[i*n+k] > 0 {
+				all++
+				if active == nil || active[k] {
+					df++
+				}
 			}
 		}
 		w.idf = 1 + math.Log((float64(scored)+1)/(float64(df)+1))
-		w.topic = float64(df) >= topicShare*float64(scored) && df >= 3
+		// What the file is about, among all its units: the passages the
+		// index matched are those that hold the question's words.
+		w.topic = float64(all) >= topicShare*float64(n) && all >= 3
 	}
 	q := analyzer.Fold(p.text)
 	c.code = strings.Contains(q, "コマンド") || strings.Contains(q, "command") || strings.Contains(q, "書き方") || strings.Contains(q, "記述") || strings.Contains(q, "設定")
@@ -557,11 +562,10 @@ func stemIn(f, stem string) bool {
 		if i < 0 {
 			return false
 		}
-		j := off + i + len(stem)
-		if r, _ := utf8.DecodeRuneInString(f[j:]); r >= 0x3041 && r <= 0x309F {
+		if stemAt(f, off+i, off+i+len(stem)) {
 			return true
 		}
-		off = j
+		off += i + len(stem)
 	}
 	return false
 }

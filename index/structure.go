@@ -704,10 +704,31 @@ func (p *parser) listTable(i int) int {
 // trail is the headings a unit stands under, nearest first.
 func (s *structure) trail(k int) []int {
 	var out []int
+	for l := s.units[k].lead; l >= 0 && len(out) < 6; l = s.units[l].lead {
+		if s.titleItem(l) {
+			out = append(out, l)
+		}
+	}
 	for h := s.units[k].heading; h >= 0 && len(out) < 6; h = s.units[h].heading {
 		out = append(out, h)
 	}
 	return out
+}
+
+// bracketTitle is an article's title alone in brackets: （育児休業の期間等）.
+var bracketTitle = lazyre.New(`^#{0,6}\s*(?:[（(][^（(）)]{1,40}[）)]|第\s*[0-9０-９一二三四五六七八九十百]+\s*条\s*[（(][^（(）)]{1,40}[）)])\s*$`)
+
+// titleItem reports whether unit k is an item that is an article's title
+// (a converted document's list of articles: "3.  ### （育児休業の期間等）"
+// above its clauses): its items stand under it as under a heading.
+func (s *structure) titleItem(k int) bool {
+	u := s.units[k]
+	if u.kind != unitItem || u.end != u.start {
+		return false
+	}
+	line := s.lines[u.start]
+	m := itemMark.FindStringIndex(line)
+	return m != nil && bracketTitle.MatchString(strings.TrimSpace(line[m[1]:]))
 }
 
 // text is the lines of a unit joined.

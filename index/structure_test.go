@@ -124,6 +124,33 @@ func TestStructureListLeadIn(t *testing.T) {
 	}
 }
 
+// A converted rule whose every paragraph is a list item (pandoc's
+// "3.  ### （育児休業の期間等）" above its clauses): the title item stands
+// over its clauses as a heading does, a clause does not.
+func TestStructureTitleItemIsAHeading(t *testing.T) {
+	text := "1.  # 育児休業制度\n\n" +
+		"    3.  ### （育児休業の期間等）\n\n" +
+		"        1.  #### 育児休業の期間は、原則として、子が1歳に達するまでを限度とする。\n\n" +
+		"        2.  #### 本条第1項にかかわらず、会社は、育児休業開始予定日の指定を行うことができる。\n\n" +
+		"            1.  ##### 出産予定日前に子が出生したこと\n"
+	s := structureOf(Lines(text))
+	clause := unitOf(t, s, "育児休業の期間は")
+	title := unitOf(t, s, "（育児休業の期間等）")
+	found := false
+	for _, h := range s.trail(s.of[clause.start]) {
+		found = found || s.units[h].start == title.start
+	}
+	if !found {
+		t.Errorf("the clause's trail %v lacks its title item L%d", s.trail(s.of[clause.start]), title.start+1)
+	}
+	sub := s.of[unitOf(t, s, "出産予定日前").start]
+	for _, h := range s.trail(sub) {
+		if strings.Contains(s.text(h), "本条第1項") {
+			t.Errorf("a clause (L%d) stands in the trail of its sub-item as a title", s.units[h].start+1)
+		}
+	}
+}
+
 // Headings of every kind the real documents use, an article title as a
 // heading, front matter as one unit, a table of contents and code apart.
 func TestStructureHeadingsAndKinds(t *testing.T) {
