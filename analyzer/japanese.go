@@ -2,6 +2,7 @@ package analyzer
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -157,6 +158,45 @@ func (a *Analyzer) Tokens(text string) []Token {
 	var out []Token
 	a.each(text, true, func(t Token) { out = append(out, t) })
 	return out
+}
+
+// maxColloquialTries bounds the って of one question QueryTokens reads.
+const maxColloquialTries = 8
+
+// QueryTokens analyzes a question as Tokens does, reading the colloquial
+// って after a noun as は: kagome cuts 住宅手当ってもらえる as 住宅 手 当って
+// (the verb 当たる), and 住宅手当は as 住宅 手当. The って is read so only
+// where the noun it then ends is one the dictionary knows, of two
+// characters or more (取って, 使って stay verbs). Offsets are those of
+// text (って and は、 are of one length).
+func (a *Analyzer) QueryTokens(text string) []Token {
+	// Each って tried analyzes the question again: a few are a question's.
+	toks := a.Tokens(text)
+	alt := text
+	for off, tries := 0, 0; tries < maxColloquialTries; {
+		i := strings.Index(text[off:], "って")
+		if i < 0 {
+			break
+		}
+		i += off
+		off = i + len("って")
+		k := slices.IndexFunc(toks, func(t Token) bool { return t.End == i+len("っ") && strings.HasPrefix(t.POS, "動詞") })
+		if k < 0 {
+			continue
+		}
+		tries++
+		try := alt[:i] + "は、" + alt[off:]
+		for _, t := range a.Tokens(try) {
+			if t.End == i && t.Start <= toks[k].Start && strings.HasPrefix(t.POS, "名詞") && !t.Unknown && utf8.RuneCountInString(try[t.Start:t.End]) >= 2 {
+				alt = try
+				break
+			}
+		}
+	}
+	if alt == text {
+		return toks
+	}
+	return a.Tokens(alt)
 }
 
 // Terms calls fn with the term of every token of text, in order: what

@@ -55,6 +55,43 @@ func TestTokensPinned(t *testing.T) {
 	}
 }
 
+// A question's colloquial って after a noun is read as は where kagome
+// would cut the noun into a verb (住宅手当って → 手当, not 手 当る); a
+// verb's て form stays (取って, 手伝って), and offsets are the question's.
+func TestQueryTokensColloquialTopic(t *testing.T) {
+	a := Default()
+	terms := func(ts []Token) []string {
+		var out []string
+		for _, t := range ts {
+			out = append(out, t.Term)
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		in   string
+		want []string
+	}{
+		{"住宅手当ってもらえる？", []string{"住宅", "手当", "もらえる"}},
+		{"通勤手当って月いくら？", []string{"通勤", "手当", "月"}},
+		{"休暇を取ってもいい？", []string{"休暇", "取る"}},
+		{"手伝ってもらえる？", []string{"手伝う"}},
+		{"会議室って予約できる？", []string{"会議", "室", "予約"}},
+	} {
+		got := a.QueryTokens(tc.in)
+		if !slices.Equal(terms(got), tc.want) {
+			t.Errorf("QueryTokens(%q) = %v, want %v", tc.in, terms(got), tc.want)
+		}
+		for _, tk := range got {
+			if strings.HasPrefix(tk.POS, "名詞") && tc.in[tk.Start:tk.End] != tk.Term {
+				t.Errorf("QueryTokens(%q): %v selects %q", tc.in, tk, tc.in[tk.Start:tk.End])
+			}
+		}
+	}
+	if got := terms(a.Tokens("住宅手当ってもらえる？")); slices.Contains(got, "手当") {
+		t.Errorf("Tokens now reads 住宅手当って as %v: the query side needs no reading of its own", got)
+	}
+}
+
 // Every token's offsets must select, in the original text, a string that
 // folds to the token's surface: highlights and line numbers depend on it.
 func TestOffsetsSelectOriginalText(t *testing.T) {

@@ -68,7 +68,7 @@ type form struct {
 // planRanked analyzes the query and builds the Bleve query.
 func planRanked(q Query, opts SearchOptions) rankedPlan {
 	p := rankedPlan{text: q.Text(), lits: map[string]bool{}, shown: map[string]bool{}, potential: map[string]string{}}
-	p.toks = opts.analyzerOf().Tokens(p.text)
+	p.toks = opts.analyzerOf().QueryTokens(p.text)
 	p.asked = AskedOf(p.text)
 	p.quantities = quantitiesOf(analyzer.Fold(p.text))
 	p.readWords()

@@ -289,7 +289,7 @@ func wordNotes(q index.Query, res *index.Result, a *analyzer.Analyzer) string {
 		if w.Quoted {
 			continue
 		}
-		toks := a.Tokens(w.Text)
+		toks := a.QueryTokens(w.Text)
 		if len(toks) == 0 {
 			dropped = append(dropped, fmt.Sprintf("%s(%s)", shown(w.Text), shown(a.Dropped(w.Text))))
 			continue
