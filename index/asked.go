@@ -83,6 +83,9 @@ var (
 	askedAmount  = lazyre.New(`いくら|幾ら|金額|料金|費用|値段|価格|予算|円|手当`)
 	// A cost word at the end of a noun: ホテル代は, 交通費の; not 資料,
 	// 時代 (the rune before tells).
+	// askedPaid asks whether a thing is paid for; askedSum asks how much.
+	askedPaid   = lazyre.New(`(もらえ(る|ます|ない)|出(る|ます|ない)|支給され(る|ます)|支払われ(る|ます)|負担(する|される|され|して)|持ち|対象(になる|になります|ですか))(の|ん(ですか)?|か)?[？?]?$`)
+	askedSum    = lazyre.New(`いくら|幾ら|金額|何円|[0-9]円|何日|何時間|何回|何%|何割`)
 	askedCost   = lazyre.New(`(.)([代費料])(?:は|の|って|$)`)
 	notCost     = map[string]bool{"資料": true, "材料": true, "原料": true, "燃料": true, "飲料": true, "食料": true, "無料": true, "時代": true, "世代": true, "年代": true, "交代": true, "現代": true, "近代": true, "古代": true, "消費": true, "浪費": true}
 	askedDate   = lazyre.New(`いつ(?:まで|から|頃|ごろ|です|でしょう|に|の|$|[？?。、])|期限|締め?切り?|日付|施行日|期日`)
@@ -110,11 +113,17 @@ func AskedOf(q string) Asked {
 	if askedHowMuch.MatchString(f) {
 		a.Kinds |= AskQuantity
 	}
-	if askedAmount.MatchString(f) {
+	// 住宅手当ってもらえる？ 費用は会社持ち？ asks whether it is paid, not
+	// how much (no いくら, no 円).
+	whether := askedPaid.MatchString(f) && !askedSum.MatchString(f)
+	if whether {
+		a.Kinds |= AskPermission
+	}
+	if askedAmount.MatchString(f) && !whether {
 		a.Kinds |= AskAmount
 	}
 	for _, m := range askedCost.FindAllStringSubmatch(f, -1) {
-		if !notCost[m[1]+m[2]] {
+		if !notCost[m[1]+m[2]] && !whether {
 			a.Kinds |= AskAmount
 		}
 	}
