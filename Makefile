@@ -43,6 +43,7 @@ test-fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(or $(FUZZTIME),20000x) ./index
 	$(GO) test -run '^$$' -fuzz '^FuzzParseDocument$$' -fuzztime $(or $(FUZZTIME),30000x) ./index
 	$(GO) test -run '^$$' -fuzz '^FuzzParseQuery$$' -fuzztime $(or $(FUZZTIME),40000x) ./index
+	$(GO) test -run '^$$' -fuzz '^FuzzQueryTokens$$' -fuzztime $(or $(FUZZTIME),20000x) ./analyzer
 	$(GO) test -run '^$$' -fuzz '^FuzzValidate$$' -fuzztime $(or $(FUZZTIME),15000x) ./research/report
 	$(GO) test -run '^$$' -fuzz '^FuzzDeepReport$$' -fuzztime $(or $(FUZZTIME),15000x) ./research/report
 	$(GO) test -run '^$$' -fuzz '^FuzzNewSlug$$' -fuzztime $(or $(FUZZTIME),20000x) ./research/deep

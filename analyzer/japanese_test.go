@@ -299,3 +299,28 @@ func BenchmarkSynonymEntries(b *testing.B) {
 		s.Entries("ログアウトしてもプログラムを動かし続けたい")
 	}
 }
+
+// A question reads into tokens whose offsets select its own text, in
+// order; without って it reads as Tokens reads it.
+func FuzzQueryTokens(f *testing.F) {
+	for _, s := range []string{"住宅手当ってもらえる？", "って", "ってってって", "手当って\n手当って", "休暇を取ってもいい？", "ｯﾃ手当ってＡＢＣ"} {
+		f.Add(s)
+	}
+	a := Default()
+	f.Fuzz(func(t *testing.T, s string) {
+		if len(s) > 300 {
+			return
+		}
+		got := a.QueryTokens(s)
+		prev := 0
+		for _, tk := range got {
+			if tk.Start < prev || tk.End < tk.Start || tk.End > len(s) {
+				t.Fatalf("QueryTokens(%q): %v out of order or bounds", s, got)
+			}
+			prev = tk.Start
+		}
+		if !strings.Contains(s, "って") && fmt.Sprint(got) != fmt.Sprint(a.Tokens(s)) {
+			t.Fatalf("QueryTokens(%q) = %v, Tokens %v", s, got, a.Tokens(s))
+		}
+	})
+}
