@@ -315,11 +315,7 @@ func (ix *Index) ranked(ctx context.Context, q Query, opts SearchOptions) (*Resu
 			bonus = wAnswerFile * m.Answer.Stated
 			m.Score *= 1 + bonus
 		}
-		form := false
-		if m.Kind == KindForm && !m.Kind.AsksAbout(p.text) {
-			e, _ := ix.entry(m.Path)
-			form = BlankForm(m.Path, e.Title)
-		}
+		form := m.Kind == KindForm && !m.Kind.AsksAbout(p.text) && BlankForm(m.Path, m.Title)
 		if form {
 			m.Score *= wFormFile
 		}

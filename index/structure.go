@@ -701,7 +701,8 @@ func (p *parser) listTable(i int) int {
 	return end - i + 1
 }
 
-// trail is the headings a unit stands under, nearest first.
+// trail is the headings a unit stands under, nearest first: the title
+// items it stands under (titleItem), then its headings.
 func (s *structure) trail(k int) []int {
 	var out []int
 	for l := s.units[k].lead; l >= 0 && len(out) < 6; l = s.units[l].lead {

@@ -138,21 +138,31 @@ func exampleOnly(s source, query string) bool {
 	return (k == index.KindForm || k == index.KindExample) && !k.AsksAbout(query)
 }
 
+// blankFormOnly reports a local source that is a blank form (an
+// ISSUE_TEMPLATE, 様式, 申請書) the question does not ask about: it says
+// what a request asks for, not what holds.
+func blankFormOnly(s source, query string) bool {
+	if !s.local() {
+		return false
+	}
+	m := s.hit.Match
+	return m.Kind == index.KindForm && !m.Kind.AsksAbout(query) && index.BlankForm(s.hit.Path, m.Title)
+}
+
 // orderPoints orders the ranked points of one tier: among the answers,
 // rules before other kinds of document (a form's or an FAQ's value is no
-// rule's), among the others blank forms last; then the search's order, with the newest edition of a family
-// moved up to just before the highest-ranked older one (else the first
-// point of a newer edition of its collection). It labels an older
+// rule's), among the others blank forms last; then the search's order,
+// with the newest edition of a family moved up to just before the
+// highest-ranked older one (else the first point of a newer edition of
+// its collection). It labels an older
 // edition's point 旧版 when a newer one of its family or collection is
 // among the points.
 func orderPoints(rs []rankedPoint, query string, answers bool) []rankedPoint {
 	if answers {
 		slices.SortStableFunc(rs, func(a, b rankedPoint) int { return kindRank(a.src, query) - kindRank(b.src, query) })
 	} else {
-		// A blank form says what a request asks for, not what holds:
-		// after the rules about the question.
 		last := func(r rankedPoint) int {
-			if m := r.src.hit; r.src.local() && m.Match.Kind == index.KindForm && !m.Match.Kind.AsksAbout(query) && index.BlankForm(m.Path, m.Match.Title) {
+			if blankFormOnly(r.src, query) {
 				return 1
 			}
 			return 0
