@@ -160,7 +160,8 @@ func (a *Analyzer) Tokens(text string) []Token {
 	return out
 }
 
-// maxColloquialTries bounds the って of one question QueryTokens reads.
+// maxColloquialTries bounds the って of one question QueryTokens reads
+// (each one tried analyzes the question again).
 const maxColloquialTries = 8
 
 // QueryTokens analyzes a question as Tokens does, reading the colloquial
@@ -170,7 +171,6 @@ const maxColloquialTries = 8
 // characters or more (取って, 使って stay verbs). Offsets are those of
 // text (って and は、 are of one length).
 func (a *Analyzer) QueryTokens(text string) []Token {
-	// Each って tried analyzes the question again: a few are a question's.
 	toks := a.Tokens(text)
 	alt := text
 	for off, tries := 0, 0; tries < maxColloquialTries; {

@@ -81,11 +81,11 @@ var (
 	// A measure asked by name: 所要時間は, 文字数, エントロピー.
 	askedMeasure = lazyre.New(`所要時間|期間|長さ|幅|容量|サイズ|頻度|割合|比率|コントラスト比|エントロピー|ビット数|メモリ|有効期限|時間は`)
 	askedAmount  = lazyre.New(`いくら|幾ら|金額|料金|費用|値段|価格|予算|円|手当`)
+	// askedPaid asks whether a thing is paid for; askedSum asks how much.
+	askedPaid = lazyre.New(`(もらえ(る|ます|ない)|出(る|ます|ない)|支給され(る|ます)|支払われ(る|ます)|負担(する|される|され|して)|持ち|対象(になる|になります|ですか))(の|ん(ですか)?|か)?[？?]?$`)
+	askedSum  = lazyre.New(`いくら|幾ら|金額|何円|[0-9]円|何日|何時間|何回|何%|何割`)
 	// A cost word at the end of a noun: ホテル代は, 交通費の; not 資料,
 	// 時代 (the rune before tells).
-	// askedPaid asks whether a thing is paid for; askedSum asks how much.
-	askedPaid   = lazyre.New(`(もらえ(る|ます|ない)|出(る|ます|ない)|支給され(る|ます)|支払われ(る|ます)|負担(する|される|され|して)|持ち|対象(になる|になります|ですか))(の|ん(ですか)?|か)?[？?]?$`)
-	askedSum    = lazyre.New(`いくら|幾ら|金額|何円|[0-9]円|何日|何時間|何回|何%|何割`)
 	askedCost   = lazyre.New(`(.)([代費料])(?:は|の|って|$)`)
 	notCost     = map[string]bool{"資料": true, "材料": true, "原料": true, "燃料": true, "飲料": true, "食料": true, "無料": true, "時代": true, "世代": true, "年代": true, "交代": true, "現代": true, "近代": true, "古代": true, "消費": true, "浪費": true}
 	askedDate   = lazyre.New(`いつ(?:まで|から|頃|ごろ|です|でしょう|に|の|$|[？?。、])|期限|締め?切り?|日付|施行日|期日`)
