@@ -174,3 +174,38 @@ func TestSnippetIsItsLinesExactly(t *testing.T) {
 		}
 	}
 }
+
+// A gloss in brackets (臨時社員（有期契約）) says again what the word before
+// it names: a definition that holds the gloss's words but not what is
+// asked of them (住宅手当) does not outrank the rule that answers.
+func TestQuestionGlossSaysTheWordAgain(t *testing.T) {
+	work := "# 就業規則\n\n## 第1章　総則\n\n### 第2条　社員の区分\n\n1. 社員の区分は、次のとおりとする。\n" +
+		"\t* 正社員 ・・・ 期間の定めのない労働契約により雇用された者\n" +
+		"\t* 臨時社員 ・・・ 有期労働契約により雇用され、正社員に該当しない者\n" +
+		"\t* 嘱託社員 ・・・ 定年後に有期労働契約により再雇用された者\n"
+	wage := "# 賃金規程\n\n## 第2章　正社員の賃金\n\n### 第17条　住宅手当\n\n1. 住宅手当は、月額10,000円とする。\n\n" +
+		"## 第3章　臨時社員及び嘱託社員の賃金\n\n### 第21条　本章の適用範囲\n\n1. 本章は、臨時社員及び嘱託社員に適用する。\n\n" +
+		"### 第28条　住宅手当\n\n1. 住宅手当は、支給しない。\n"
+	root := tree(t, map[string]string{"rules/001_就業規則.md": work, "rules/002_賃金規程.md": wage})
+	ix := openTest(t, root, configtest.TempDir(t))
+	mustBuild(t, ix, BuildOptions{})
+	res := find(t, ix, "臨時社員（有期契約）でも住宅手当ってもらえる？", SearchOptions{Limit: 2, MaxChars: 300})
+	if len(res.Matches) == 0 || res.Matches[0].Path != "rules/002_賃金規程.md" {
+		t.Fatalf("matches %v, want the wage rule first", paths(res))
+	}
+	for _, tc := range []struct {
+		q    string
+		at   string
+		want bool
+	}{
+		{"臨時社員（有期契約）でも住宅手当", "有期", true},
+		{"臨時社員（有期契約）でも住宅手当", "住宅", false},
+		{"電子帳票の出力形式（PDF・Excel）の方針", "PDF", false},
+		{"再認証の間隔（アイドルタイムアウト）", "アイドル", false},
+		{"（注意）有期契約", "有期", false},
+	} {
+		if got := glossed(tc.q, strings.Index(tc.q, tc.at)); got != tc.want {
+			t.Errorf("glossed(%q at %s) = %v, want %v", tc.q, tc.at, got, tc.want)
+		}
+	}
+}

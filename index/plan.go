@@ -119,6 +119,9 @@ func (p *rankedPlan) readWords() {
 			if framesTime(text, t) {
 				w, content = wAffix, false
 			}
+			if glossed(text, t.Start) {
+				w, content = w*wGloss, false // 臨時社員（有期契約）: the word before says it
+			}
 			p.weights = append(p.weights, w)
 			if content {
 				p.content = append(p.content, t.Term)

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2"
@@ -99,6 +100,35 @@ var timeFrames = map[string]bool{"前": true, "間": true, "最中": true}
 // framesTime reports a word of timeFrames written right after の.
 func framesTime(text string, t analyzer.Token) bool {
 	return timeFrames[t.Term] && strings.HasPrefix(t.POS, "名詞") && strings.HasSuffix(text[:t.Start], "の")
+}
+
+// wGloss weighs the words of a question's gloss in brackets after a
+// word (臨時社員（有期契約）, 育休（育児休業）): they say again what the word
+// before them names, and a passage that holds only them (a definition of
+// 臨時社員) has not answered what is asked of it.
+const wGloss = 0.3
+
+// glossed reports whether offset i of a question stands inside a gloss:
+// brackets right after a word that hold kanji and hiragana only. A list
+// (PDF・Excel), a name (@@foo), an edition (3.6版) or a katakana term in
+// brackets is what the question asks about.
+func glossed(text string, i int) bool {
+	open := max(strings.LastIndex(text[:i], "（"), strings.LastIndex(text[:i], "("))
+	if open <= 0 || strings.ContainsAny(text[open:i], "）)") {
+		return false
+	}
+	_, n := utf8.DecodeRuneInString(text[open:])
+	inner, _, closed := strings.Cut(text[open+n:], "）")
+	if !closed || inner == "" {
+		return false
+	}
+	for _, r := range inner {
+		if !unicode.Is(unicode.Han, r) && !unicode.Is(unicode.Hiragana, r) {
+			return false
+		}
+	}
+	r, _ := utf8.DecodeLastRuneInString(text[:open])
+	return unicode.Is(unicode.Han, r) || unicode.Is(unicode.Katakana, r)
 }
 
 // politePrefixes are prefixes that add nothing to the noun they join (ご利用,
