@@ -274,11 +274,16 @@ func wholeTerms(toks []Token, w string) []string {
 		terms = append(terms, t.Term)
 		at = t.End
 	}
-	if at != len(w) {
+	// A negation the analyzer drops (足りない, 見えなくする) ends the word:
+	// its verb's base forms stand for it (足りなかった). Another ending
+	// (取ってくる) is part of what the word means.
+	if rest := w[at:]; rest != "" && !negations[rest] {
 		return nil
 	}
 	return terms
 }
+
+var negations = map[string]bool{"ない": true, "なく": true, "なくする": true, "なくなる": true, "ず": true}
 
 // Entries returns the dictionary entries whose words occur in query. A word
 // matches when it occurs in the folded query on word boundaries (an ASCII
