@@ -160,6 +160,11 @@ func TestTimeFramesAreNotTheTopic(t *testing.T) {
 		{"Git研修の前に入れておくツール", "前", false},
 		{"休暇の間に連絡してもいい？", "間", false},
 		{"前の版と何が違う？", "前", true},
+		// The asker's now and manner: no rule writes 今月 or ちょっと.
+		{"フレックスで今月の労働時間がちょっと足りなかった", "今月", false},
+		{"フレックスで今月の労働時間がちょっと足りなかった", "ちょっと", false},
+		{"たまにカフェで仕事してもいい？", "たまに", false},
+		{"当月の労働時間が足りない", "当月", true},
 	}
 	for _, tt := range tests {
 		p := planRanked(Query{Words: []Word{{Text: tt.q}}}, SearchOptions{})

@@ -77,11 +77,15 @@ func termWeight(t analyzer.Token) float64 {
 		return wVerb
 	case t.POS == "名詞,サ変接続":
 		return wVerbalNoun
-	case isAffix(t), frameWords[t.Term]:
+	case isAffix(t), frameWords[t.Term], deicticWords[t.Term], strings.HasPrefix(t.POS, "副詞"):
 		return wAffix
 	}
 	return 1
 }
+
+// deicticWords are times as the asker sees them (今月, 来週, 最近): a rule
+// writes 当月 or 清算期間, never the asker's now.
+var deicticWords = map[string]bool{"今日": true, "明日": true, "昨日": true, "今週": true, "来週": true, "先週": true, "今月": true, "来月": true, "先月": true, "今年": true, "来年": true, "去年": true, "昨年": true, "今度": true, "最近": true, "今回": true, "この間": true}
 
 // frameWords are nouns that frame a question (計算の方法, 休める場合,
 // 持ち帰っても大丈夫) rather than name its topic: weighed as an affix and
@@ -153,7 +157,7 @@ func isContent(t analyzer.Token) bool {
 	if t.Kind == analyzer.KindLatin {
 		return true
 	}
-	return strings.HasPrefix(t.POS, "名詞") && !isAffix(t) && !frameWords[t.Term] && t.POS != "名詞,代名詞"
+	return strings.HasPrefix(t.POS, "名詞") && !isAffix(t) && !frameWords[t.Term] && !deicticWords[t.Term] && t.POS != "名詞,代名詞"
 }
 
 func hasKatakana(s string) bool {
