@@ -179,6 +179,11 @@ const (
 	wRangeOut = 0.5
 )
 
+// wFarHeading weighs a word that only a heading above the unit's own
+// names (a chapter's 採用、休職及び副業等 over 第5条 採用手続): the chapter
+// holds other topics too.
+const wFarHeading = 0.5
+
 // wExampleDoc scales how well a unit of a form, an example or minutes
 // states the asked value (KindOf).
 const wExampleDoc = 0.3
@@ -660,9 +665,13 @@ func (c *chooser) score(k int, prior float64) unitScore {
 		if cw.bonus {
 			continue
 		}
-		for _, h := range c.s.trail(k) {
+		for j, h := range c.s.trail(k) {
 			if c.matchUnit(i, h) > 0 {
-				named += cw.weight
+				if j == 0 {
+					named += cw.weight
+				} else {
+					named += cw.weight * wFarHeading
+				}
 				break
 			}
 		}

@@ -1,9 +1,11 @@
 package index
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"lwr/analyzer"
 	"lwr/config/configtest"
 )
 
@@ -208,4 +210,29 @@ func TestQuestionGlossSaysTheWordAgain(t *testing.T) {
 			t.Errorf("glossed(%q at %s) = %v, want %v", tc.q, tc.at, got, tc.want)
 		}
 	}
+}
+
+// A chapter's heading lists several topics (採用、休職及び副業等): the
+// article of one of them that the question names (第12条 副業・兼業) states
+// the answer, not another article under the chapter whose own title holds
+// the question's other word (第5条 採用手続). The rules are real ones
+// (testdata/realrules, see its SOURCES.md).
+func TestChapterHeadingNamesLessThanTheArticle(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", "testdata", "realrules", "docs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix := openTest(t, root, configtest.TempDir(t))
+	mustBuild(t, ix, BuildOptions{})
+	res := find(t, ix, "副業してもいい？何か手続きっている？", SearchOptions{Limit: 3, MaxChars: 300, Dictionary: analyzer.DefaultSynonyms()})
+	for _, m := range res.Matches {
+		if m.Path != "tuqulore/01_就業規則.md" {
+			continue
+		}
+		if a := m.Answer; a == nil || a.StartLine < 72 || a.EndLine > 80 {
+			t.Errorf("answer %+v, want a clause of 第12条 (L73-L79)", a)
+		}
+		return
+	}
+	t.Errorf("matches %v, want tuqulore/01_就業規則.md among the first 3", paths(res))
 }
