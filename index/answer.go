@@ -81,6 +81,10 @@ type Answer struct {
 	// name and title.
 	Coverage float64 `json:"coverage"`
 	Asked    string  `json:"asked,omitempty"` // what the question asks for (数量(文字)+可否)
+	// Leads: the unit is the sentence or clause that leads into rows or
+	// items that each state the asked value (a case each, the question
+	// naming none of them); they follow it.
+	Leads bool `json:"leads,omitempty"`
 	// Why is how the unit scored, with SearchOptions.Explain.
 	Why string `json:"why,omitempty"`
 }
@@ -759,7 +763,7 @@ func choose(s *structure, p *rankedPlan, head string, kind DocKind, hits []score
 	if a != u.start || b != u.end {
 		text = plainText(analyzer.JoinWrapped(s.lines[a : b+1]))
 	}
-	ch.answer = &Answer{StartLine: max(a+1, ch.start), EndLine: min(b+1, ch.end), Text: text, Kind: u.kind.String(), Stated: scores[win].stated, Coverage: scores[win].share, Asked: p.asked.String()}
+	ch.answer = &Answer{StartLine: max(a+1, ch.start), EndLine: min(b+1, ch.end), Text: text, Kind: u.kind.String(), Stated: scores[win].stated, Coverage: scores[win].share, Asked: p.asked.String(), Leads: u.start != s.units[win].start}
 	if explain {
 		us := scores[win]
 		ch.why = fmt.Sprintf("passage L%d-L%d (%s): %.3f = words %.3f × coverage %.2f × kind %.2g × stated %.2g (states it %.2g) × headings (1 + %g × %.2f) × passage (%.2g + %.2g × %.2f)",
@@ -807,16 +811,27 @@ const tieShare = 0.9
 func (c *chooser) tiedLead(win int, scores []unitScore) int {
 	s := c.s
 	u := s.units[win]
-	if u.kind != unitRow && u.kind != unitItem || u.lead < 0 || s.units[u.lead].kind != unitText || scores[win].stated < 1 || scores[win].rangeFactor != 1 {
+	if u.kind != unitRow && u.kind != unitItem || u.lead < 0 || scores[win].stated < 1 || scores[win].rangeFactor != 1 {
+		return -1
+	}
+	// The winner is the case the others leave out (上記以外の場合) and the
+	// question names no case: each case's value is the answer, under the
+	// sentence or the clause that leads into them.
+	other := !c.p.conditioned && otherCase.MatchString(c.folded[win])
+	if lk := s.units[u.lead].kind; lk != unitText && !(other && lk == unitItem) {
 		return -1
 	}
 	for k, v := range s.units {
-		if k != win && v.lead == u.lead && v.kind == u.kind && scores[k].stated >= 1 && scores[k].score >= tieShare*scores[win].score {
+		if k != win && v.lead == u.lead && v.kind == u.kind && scores[k].stated >= 1 && (other || scores[k].score >= tieShare*scores[win].score) {
 			return u.lead
 		}
 	}
 	return -1
 }
+
+// otherCase is an item or a row for the case the others leave out: 上記以外
+// の場合, 前各号以外の者, その他の場合.
+var otherCase = lazyre.New(`^\s*(?:[-*・]\s*)?(?:[(（]?[0-9０-９]+[)）.．]\s*)?(?:上記以外|前各号以外|前号以外|それ以外|その他の場合|その他の者)`)
 
 func absInt(n int) int {
 	if n < 0 {

@@ -39,7 +39,10 @@ type rankedPlan struct {
 	asked    Asked    // what the question asks for
 	// quantities are the amounts the question states (6km, 勤続3年).
 	quantities []quantity
-	q          query.Query
+	// conditioned: the question names a condition its answer depends on
+	// (子ども, パート, 海外; conditions.go).
+	conditioned bool
+	q           query.Query
 
 	// Built along the way.
 	toks      []analyzer.Token
@@ -144,6 +147,7 @@ func (p *rankedPlan) readWords() {
 		}
 		for _, c := range conditionsOf(analyzer.Fold(surface), analyzer.Fold(t.Term)) {
 			p.forms[k] = addForm(p.forms[k], c)
+			p.conditioned = true
 		}
 		p.addLit(surface)
 		p.addLit(t.Term)

@@ -421,8 +421,8 @@ func localPoint(s source, q question) (Point, int) {
 		// runs on to the items or the answer below it.
 		if pl := strings.Split(m.Passage, "\n"); m.Passage != "" && a.EndLine >= m.PassageStart && a.EndLine-m.PassageStart < len(pl) {
 			last := a.EndLine - m.PassageStart
-			if t := strings.TrimSpace(pl[last]); leadIn.MatchString(t) || faqQuestion.MatchString(t) {
-				if k := runOn(pl, last, q); k > last {
+			if t := strings.TrimSpace(pl[last]); a.Leads || leadIn.MatchString(t) || faqQuestion.MatchString(t) {
+				if k := runOn(pl, last, q, a.Leads); k > last {
 					end = m.PassageStart + k
 					var parts []string
 					for _, l := range pl[last+1 : k+1] {
@@ -522,7 +522,7 @@ func localPoint(s source, q question) (Point, int) {
 		}
 	}
 	if end == first {
-		end = runOn(text, first, q)
+		end = runOn(text, first, q, false)
 	}
 	var parts []string
 	for k := first; k <= end; k++ {
@@ -616,12 +616,28 @@ var leadIn = lazyre.New(`(次の|以下の|下記の|次に掲げる).{0,30}[。
 // Q&A list to its answer; a table row or list item the next ones
 // complete with the question's other words (a table's CC row, then its
 // BCC row) runs on to them. It stops at a blank line after text, a
-// heading, an article or a question of a Q&A list.
-func runOn(text []string, first int, q question) int {
+// heading, an article or a question of a Q&A list. leads says the search
+// found line first to lead into rows or items that each state the asked
+// value: it runs on to those under it.
+func runOn(text []string, first int, q question, leads bool) int {
 	stop := func(t string) bool {
 		return strings.HasPrefix(t, "#") || articleTitle.MatchString(t) || faqQuestion.MatchString(t)
 	}
 	end := first
+	if t := strings.TrimSpace(text[first]); leads && !leadIn.MatchString(t) && !faqQuestion.MatchString(t) {
+		item := rowKind(t) == "item"
+		for k, n := first+1, 0; k < len(text) && n < 3; k++ {
+			t := strings.TrimSpace(text[k])
+			switch {
+			case t == "" && n == 0, ruleLine(t) && t != "":
+				continue
+			case t == "", stop(t), rowKind(t) == "", item && indent(text[k]) <= indent(text[first]):
+				return end
+			}
+			end, n = k, n+1
+		}
+		return end
+	}
 	if t := strings.TrimSpace(text[first]); leadIn.MatchString(t) || faqQuestion.MatchString(t) {
 		for k, n := first+1, 0; k < len(text) && n < 3; k++ {
 			t := strings.TrimSpace(text[k])
@@ -659,6 +675,24 @@ func runOn(text []string, first int, q question) int {
 		end, n = k, n+1
 	}
 	return end
+}
+
+// indent is the width of a line's leading white space, a tab as four.
+func indent(l string) int {
+	n := 0
+	for _, r := range l {
+		switch r {
+		case ' ':
+			n++
+		case '\t':
+			n += 4
+		case '　':
+			n += 2
+		default:
+			return n
+		}
+	}
+	return n
 }
 
 // listItem starts an item of a list (- ・ ● 1. 2) （3）) or a clause of

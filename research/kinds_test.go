@@ -161,3 +161,30 @@ func TestKeyPointsNotStated(t *testing.T) {
 		t.Errorf("notice %+v, points %+v", c.NotStated, c.Points)
 	}
 }
+
+// A clause that leads into a case each (常勤正社員の場合 25,000円, 上記以外の
+// 場合 …), the question naming none: the point is the clause with its
+// cases, not the case the others leave out alone. A question that names a
+// condition gets the case's own line.
+func TestKeyPointLeadInWithItsCases(t *testing.T) {
+	rule := "# 賃金規程\n\n### 第16条　通勤手当\n\n1. 通勤手当は、次のとおり算定し、支給する。\n" +
+		"\t1. 通勤手当は、次条による住宅手当との合算額が次の上限額を超えないように支給する。合算額が上限額を超える場合は通勤手当の支給を優先する。\n" +
+		"\t\t* 常勤正社員の場合 ・・・ `25,000円`\n" +
+		"\t\t* 上記以外の場合 ・・・ `1,250円 × 月平均所定労働日数`\n" +
+		"\t2. 公共交通機関を利用して通勤する場合、次のとおり算定する。\n" +
+		"\t    * 会社が合理的であると認めた通勤経路・方法に限り、交通費を実費支給する。\n\n" +
+		"### 第17条　住宅手当\n\n1. 住宅手当は、月額10,000円とする。\n"
+	files := map[string]string{"rules/002_賃金規程.md": rule}
+	c, _ := conclusionOf(t, files, "通勤手当って月いくらまで出るの？")
+	if len(c.Points) == 0 {
+		t.Fatal("no points")
+	}
+	p := c.Points[0]
+	if p.Line != 6 || p.EndLine != 8 || !strings.Contains(p.Text, "25,000円") || !strings.Contains(p.Text, "上記以外") || strings.Contains(p.Text, "公共交通機関") {
+		t.Errorf("first point %+v, want L6-L8: the clause with both cases", p)
+	}
+	c, _ = conclusionOf(t, files, "パートだと通勤手当って月いくらまで出るの？")
+	if len(c.Points) == 0 || c.Points[0].Line != 8 || c.Points[0].EndLine > 8 {
+		t.Errorf("points %+v, want the case of everyone else (L8) first", c.Points)
+	}
+}

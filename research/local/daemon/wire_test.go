@@ -77,7 +77,7 @@ func (g gen) result() *local.Result {
 			m.Also = []index.Excerpt{{StartLine: g.r.IntN(99), EndLine: g.r.IntN(99), Snippet: g.str()}}
 			m.Kind = index.DocKind(g.str())
 			m.Answer = &index.Answer{StartLine: g.r.IntN(99), EndLine: g.r.IntN(99), Text: g.str(), Kind: g.str(), Stated: g.r.Float64(),
-				Coverage: g.r.Float64(), Asked: g.str(), Why: g.str()}
+				Coverage: g.r.Float64(), Asked: g.str(), Leads: g.r.IntN(2) == 0, Why: g.str()}
 		}
 		ir.Matches = append(ir.Matches, m)
 		r.Annotations = append(r.Annotations, policy.Ext{Path: m.Path, Edition: g.str(), Message: g.str(), Relations: []policy.Relation{}, Currentness: []policy.ExtRecord{}, Editions: []edition.Edition{}})
