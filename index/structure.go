@@ -265,7 +265,7 @@ func (p *parser) run() {
 				j++
 			}
 			end := min(j, len(lines)-1)
-			p.add(unit{start: i, end: end, kind: unitCode, lead: p.itemLead(indentOf(l))})
+			p.add(unit{start: i, end: end, kind: unitCode, lead: p.itemLead(IndentWidth(l))})
 			i = end + 1
 			continue
 		}
@@ -282,14 +282,14 @@ func (p *parser) run() {
 			continue
 		}
 		if p.is(i, lcItem) {
-			i = p.item(i, indentOf(l))
+			i = p.item(i, IndentWidth(l))
 			continue
 		}
 		if strings.HasSuffix(t, "::") && !rstDirective.MatchString(t) {
 			// A reStructuredText paragraph that ends in :: and the
 			// literal block indented under it.
 			k := p.paragraph(i)
-			i = p.literal(k+1, indentOf(l))
+			i = p.literal(k+1, IndentWidth(l))
 			continue
 		}
 		i = p.paragraph(i) + 1
@@ -352,7 +352,9 @@ func (p *parser) adornLevel(a string) int {
 	return l
 }
 
-func indentOf(l string) int {
+// IndentWidth is the width of a line's leading white space, a tab as
+// four columns and an ideographic space as two.
+func IndentWidth(l string) int {
 	n := 0
 	for _, r := range l {
 		switch r {
@@ -389,7 +391,7 @@ func (p *parser) paragraph(i int) int {
 	lead := -1
 	if len(p.list) > 0 {
 		// A paragraph indented under an item belongs to it.
-		if top := p.list[len(p.list)-1]; indentOf(lines[i]) > p.s.units[top].level {
+		if top := p.list[len(p.list)-1]; IndentWidth(lines[i]) > p.s.units[top].level {
 			lead = top
 		} else {
 			p.list = p.list[:0]
@@ -413,7 +415,7 @@ func (p *parser) literal(i, ind int) int {
 	end := start - 1
 	for j := start; j < len(lines); j++ {
 		if t := strings.TrimSpace(lines[j]); t != "" {
-			if indentOf(lines[j]) <= ind {
+			if IndentWidth(lines[j]) <= ind {
 				break
 			}
 			end = j
@@ -636,13 +638,13 @@ func (p *parser) htmlTable(i int) int {
 // its header.
 func (p *parser) listTable(i int) int {
 	lines := p.s.lines
-	ind := indentOf(lines[i])
+	ind := IndentWidth(lines[i])
 	caption := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(lines[i]), ".. list-table::"))
 	headerRows := 0
 	end := i
 	for j := i + 1; j < len(lines); j++ {
 		if t := strings.TrimSpace(lines[j]); t != "" {
-			if indentOf(lines[j]) <= ind {
+			if IndentWidth(lines[j]) <= ind {
 				break
 			}
 			end = j

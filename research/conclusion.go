@@ -631,7 +631,7 @@ func runOn(text []string, first int, q question, leads bool) int {
 			switch {
 			case t == "" && n == 0, ruleLine(t) && t != "":
 				continue
-			case t == "", stop(t), rowKind(t) == "", item && indent(text[k]) <= indent(text[first]):
+			case t == "", stop(t), rowKind(t) == "", item && index.IndentWidth(text[k]) <= index.IndentWidth(text[first]):
 				return end
 			}
 			end, n = k, n+1
@@ -675,24 +675,6 @@ func runOn(text []string, first int, q question, leads bool) int {
 		end, n = k, n+1
 	}
 	return end
-}
-
-// indent is the width of a line's leading white space, a tab as four.
-func indent(l string) int {
-	n := 0
-	for _, r := range l {
-		switch r {
-		case ' ':
-			n++
-		case '\t':
-			n += 4
-		case '　':
-			n += 2
-		default:
-			return n
-		}
-	}
-	return n
 }
 
 // listItem starts an item of a list (- ・ ● 1. 2) （3）) or a clause of
