@@ -80,7 +80,7 @@ var (
 	askedHowMuch = lazyre.New(`どれ(くらい|ぐらい|位)|どの(くらい|ぐらい|程度)|いくつ|何(個|つ)`)
 	// A measure asked by name: 所要時間は, 文字数, エントロピー.
 	askedMeasure = lazyre.New(`所要時間|期間|長さ|幅|容量|サイズ|頻度|割合|比率|コントラスト比|エントロピー|ビット数|メモリ|有効期限|時間は`)
-	askedAmount  = lazyre.New(`いくら|幾ら|金額|料金|費用|値段|価格|予算|円|手当`)
+	askedAmount  = lazyre.New(`いくら|幾ら|金額|料金|費用|値段|価格|予算|円|手当|[月年日]額|額(?:は|と|を|って|$)|掛金`)
 	// askedPaid asks whether a thing is paid for; askedSum asks how much.
 	askedPaid = lazyre.New(`(もらえ(る|ます|ない)|出(る|ます|ない)|支給され(る|ます)|支払われ(る|ます)|負担(する|される|され|して)|持ち|対象(になる|になります|ですか))(の|ん(ですか)?|か)?[？?]?$`)
 	askedSum  = lazyre.New(`いくら|幾ら|金額|何円|[0-9]円|何日|何時間|何回|何%|何割`)
