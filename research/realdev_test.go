@@ -16,7 +16,7 @@ import (
 
 // realdevPart is the part of testdata/realdev the research is measured
 // on: LWR_REALDEV_PART (tune, holdout, all, blind or blind2; realrules
-// for testdata/realrules), tune when unset.
+// or rulesblind for testdata/realrules), tune when unset.
 func realdevPart() string {
 	if p := os.Getenv("LWR_REALDEV_PART"); p != "" {
 		return p
@@ -75,16 +75,20 @@ func answerSpans(s string) [][2]int {
 // realdevQuestions reads the questions of one part of testdata/realdev:
 // tune and holdout are split.tsv's parts of queries.tsv, all is every
 // question of it, blind is blind-queries.tsv (its fourth column says
-// everyday) with blind-answers.tsv, blind2 the same of blind2-*.tsv.
+// everyday) with blind-answers.tsv, blind2 the same of blind2-*.tsv;
+// rulesblind is testdata/realrules' blind-*.tsv.
 func realdevQuestions(t *testing.T, dir, part string) []realdevQuestion {
 	t.Helper()
 	queries, answers := "queries.tsv", "answers.tsv"
 	everyday := map[string]bool{}
 	// The blind sets (and realrules) give each question's kind in their
 	// fourth column.
-	blind := part == "blind" || part == "blind2" || part == "realrules"
-	if part == "blind" || part == "blind2" {
+	blind := part == "blind" || part == "blind2" || part == "realrules" || part == "rulesblind"
+	switch part {
+	case "blind", "blind2":
 		queries, answers = part+"-queries.tsv", part+"-answers.tsv"
+	case "rulesblind":
+		queries, answers = "blind-queries.tsv", "blind-answers.tsv"
 	}
 	if blind {
 		if _, err := os.Stat(filepath.Join(dir, queries)); err != nil {
@@ -103,9 +107,9 @@ func realdevQuestions(t *testing.T, dir, part string) []realdevQuestion {
 				keep[r[0]] = true
 			}
 		}
-	case "all", "blind", "blind2", "realrules":
+	case "all", "blind", "blind2", "realrules", "rulesblind":
 	default:
-		t.Fatalf("LWR_REALDEV_PART=%q: use tune, holdout, all, blind, blind2 or realrules", part)
+		t.Fatalf("LWR_REALDEV_PART=%q: use tune, holdout, all, blind, blind2, realrules or rulesblind", part)
 	}
 	var qs []realdevQuestion
 	at := map[string]int{}
@@ -151,7 +155,7 @@ func TestRealdevKeyPointsStateTheAnswer(t *testing.T) {
 	}
 	dir := filepath.Join(researchtest.Repo(), "testdata", "realdev")
 	part := realdevPart()
-	if part == "realrules" {
+	if part == "realrules" || part == "rulesblind" {
 		dir = filepath.Join(researchtest.Repo(), "testdata", "realrules")
 	}
 	qs := realdevQuestions(t, dir, part)

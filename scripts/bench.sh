@@ -115,6 +115,7 @@ for part in tune holdout blind blind2; do
 done
 # The same on real company rules (testdata/realrules).
 "$bench/realdev.sh" realrules "$lwr"
+"$bench/realdev.sh" rulesblind "$lwr"
 
 # The daemon: search latency against ripgrep at 1× and 10×, save-to-search
 # latency, idle memory.
