@@ -188,3 +188,25 @@ func TestKeyPointLeadInWithItsCases(t *testing.T) {
 		t.Errorf("points %+v, want the case of everyone else (L8) first", c.Points)
 	}
 }
+
+// An answer that holds only part of the question (a child-care leave's
+// days for a question about a wife's childbirth) follows one that holds
+// all of it, wherever the search ranked the two files.
+func TestKeyPointsWholeAnswerFirst(t *testing.T) {
+	var care strings.Builder
+	care.WriteString("# 育児介護休業規程\n\n")
+	for i, topic := range []string{"育児休業", "出生時育児休業", "介護休業", "子の看護休暇", "介護休暇"} {
+		fmt.Fprintf(&care, "## 第%d条（%s）\n\n1. 出産した従業員及び出産予定の従業員は、%sを取得することができる。\n2. %sの休暇の日数は、1年間につき5日を限度とする。\n\n", i+1, topic, topic, topic)
+	}
+	var work strings.Builder
+	work.WriteString("# 就業規則\n\n")
+	for i, topic := range []string{"服務", "出勤", "遅刻", "休日", "賃金", "賞与", "退職", "解雇", "表彰", "懲戒", "安全", "衛生"} {
+		fmt.Fprintf(&work, "## 第%d条（%s）\n\n1. 社員の%sについては、別に定めるところによる。\n2. 会社は、%sに関する事項を社員に周知する。\n\n", 20+i, topic, topic, topic)
+	}
+	work.WriteString("## 第40条（特別休暇）\n\n1. 社員が次の各号に該当するときは、特別休暇を与える。\n    1. 本人が結婚するとき・・・5日\n    2. 妻が出産するとき・・・3日\n")
+	files := map[string]string{"rules/06_育児介護休業規程.md": care.String(), "rules/01_就業規則.md": work.String()}
+	c, _ := conclusionOf(t, files, "奥さんが出産するとき、休みって何日もらえる？")
+	if len(c.Points) == 0 || c.Points[0].Where != "rules/01_就業規則.md" || !strings.Contains(c.Points[0].Text, "3日") {
+		t.Errorf("points %+v, want the rule of a wife's childbirth (3日) first", c.Points)
+	}
+}

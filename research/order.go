@@ -138,6 +138,24 @@ func exampleOnly(s source, query string) bool {
 	return (k == index.KindForm || k == index.KindExample) && !k.AsksAbout(query)
 }
 
+// fullCoverage is the share of the question's words an answer holds
+// (with what it stands under) from which on it answers the whole
+// question.
+const fullCoverage = 0.9
+
+// partial is 1 for a local answer that holds less of the question than
+// fullCoverage (看護休暇の5日 for 妻の出産の休暇), which follows the answers
+// that hold all of it; else 0.
+func partial(s source) int {
+	if !s.local() {
+		return 0
+	}
+	if a := s.hit.Match.Answer; a != nil && a.Coverage < fullCoverage {
+		return 1
+	}
+	return 0
+}
+
 // blankFormOnly reports a local source that is a blank form (an
 // ISSUE_TEMPLATE, 様式, 申請書) the question does not ask about: it says
 // what a request asks for, not what holds.
@@ -159,7 +177,12 @@ func blankFormOnly(s source, query string) bool {
 // among the points.
 func orderPoints(rs []rankedPoint, query string, answers bool) []rankedPoint {
 	if answers {
-		slices.SortStableFunc(rs, func(a, b rankedPoint) int { return kindRank(a.src, query) - kindRank(b.src, query) })
+		slices.SortStableFunc(rs, func(a, b rankedPoint) int {
+			if d := kindRank(a.src, query) - kindRank(b.src, query); d != 0 {
+				return d
+			}
+			return partial(a.src) - partial(b.src)
+		})
 	} else {
 		last := func(r rankedPoint) int {
 			if blankFormOnly(r.src, query) {
