@@ -804,23 +804,23 @@ func choose(s *structure, p *rankedPlan, head string, kind DocKind, hits []score
 // for the two to state the asked value alike.
 const tieShare = 0.9
 
-// tiedLead returns the lead-in sentence of unit win when win is a row or
-// an item and another one under the same lead-in states the asked value
-// and scores about as well (the question names no condition that tells
-// them apart), else -1.
+// tiedLead returns the lead-in of unit win (a sentence, or a clause of an
+// article: 日当は、次の計算式で算出した額を支給する。) when win is a row or an
+// item and another one under the same lead-in states the asked value and
+// scores about as well (the question names no condition that tells them
+// apart: 役員 7,500円, 一般社員 2,500円), else -1.
 func (c *chooser) tiedLead(win int, scores []unitScore) int {
 	s := c.s
 	u := s.units[win]
 	if u.kind != unitRow && u.kind != unitItem || u.lead < 0 || scores[win].stated < 1 || scores[win].rangeFactor != 1 {
 		return -1
 	}
-	// The winner is the case the others leave out (上記以外の場合) and the
-	// question names no case: each case's value is the answer, under the
-	// sentence or the clause that leads into them.
-	other := !c.p.conditioned && otherCase.MatchString(c.folded[win])
-	if lk := s.units[u.lead].kind; lk != unitText && !(other && lk == unitItem) {
+	if lk := s.units[u.lead].kind; lk != unitText && lk != unitItem {
 		return -1
 	}
+	// The winner is the case the others leave out (上記以外の場合) and the
+	// question names no case: each case's value is the answer.
+	other := !c.p.conditioned && otherCase.MatchString(c.folded[win])
 	for k, v := range s.units {
 		if k != win && v.lead == u.lead && v.kind == u.kind && scores[k].stated >= 1 && (other || scores[k].score >= tieShare*scores[win].score) {
 			return u.lead

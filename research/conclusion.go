@@ -421,7 +421,7 @@ func localPoint(s source, q question) (Point, int) {
 		// runs on to the items or the answer below it.
 		if pl := strings.Split(m.Passage, "\n"); m.Passage != "" && a.EndLine >= m.PassageStart && a.EndLine-m.PassageStart < len(pl) {
 			last := a.EndLine - m.PassageStart
-			if t := strings.TrimSpace(pl[last]); a.Leads || leadIn.MatchString(t) || faqQuestion.MatchString(t) {
+			if t := strings.TrimSpace(pl[last]); a.Leads && rowKind(t) == "item" || leadIn.MatchString(t) || faqQuestion.MatchString(t) {
 				if k := runOn(pl, last, q, a.Leads); k > last {
 					end = m.PassageStart + k
 					var parts []string
@@ -624,14 +624,15 @@ func runOn(text []string, first int, q question, leads bool) int {
 		return strings.HasPrefix(t, "#") || articleTitle.MatchString(t) || faqQuestion.MatchString(t)
 	}
 	end := first
-	if t := strings.TrimSpace(text[first]); leads && !leadIn.MatchString(t) && !faqQuestion.MatchString(t) {
-		item := rowKind(t) == "item"
+	if t := strings.TrimSpace(text[first]); leads && rowKind(t) == "item" {
+		// A clause that leads into the items under it: those items, not
+		// the next clause.
 		for k, n := first+1, 0; k < len(text) && n < 3; k++ {
 			t := strings.TrimSpace(text[k])
 			switch {
 			case t == "" && n == 0, ruleLine(t) && t != "":
 				continue
-			case t == "", stop(t), rowKind(t) == "", item && index.IndentWidth(text[k]) <= index.IndentWidth(text[first]):
+			case t == "", stop(t), rowKind(t) == "", index.IndentWidth(text[k]) <= index.IndentWidth(text[first]):
 				return end
 			}
 			end, n = k, n+1

@@ -210,3 +210,23 @@ func TestKeyPointsWholeAnswerFirst(t *testing.T) {
 		t.Errorf("points %+v, want the rule of a wife's childbirth (3日) first", c.Points)
 	}
 }
+
+// Rows alike under a clause (役員 7,500円, 一般社員 2,500円), the question
+// naming neither: the point is the clause with its rows, and stops before
+// the next clause.
+func TestKeyPointClauseWithItsRows(t *testing.T) {
+	rule := "# 出張旅費規程\n\n### 第13条　日当\n\n" +
+		"1. 日当は、出張先が遠隔地（勤務地からの移動距離が60km以上であることが目安）であると会社が認めた場合のみ支給する。\n" +
+		"2. 日当は、次の計算式で算出した額を支給する。\n" +
+		"\t* 役員 ・・・ 7,500円 × 出張日数\n" +
+		"    * 一般社員 ・・・ 2,500円 × 出張日数\n" +
+		"3. 日当計算の際の発着時間及び所要時間は、次のとおりとする。\n" +
+		"    * 勤務地から出張する場合、勤務地を出発した時間を出発時間とする。\n"
+	c, _ := conclusionOf(t, map[string]string{"rules/004_出張旅費規程.md": rule}, "出張の日当っていくら出る？")
+	if len(c.Points) == 0 {
+		t.Fatal("no points")
+	}
+	if p := c.Points[0]; p.Line != 6 || p.EndLine != 8 || !strings.Contains(p.Text, "2,500円") || strings.Contains(p.Text, "発着時間") {
+		t.Errorf("first point %+v, want L6-L8: the clause with both rows", p)
+	}
+}
