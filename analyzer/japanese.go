@@ -168,7 +168,8 @@ const maxColloquialTries = 8
 // って after a noun as は: kagome cuts 住宅手当ってもらえる as 住宅 手 当って
 // (the verb 当たる), and 住宅手当は as 住宅 手当. The って is read so only
 // where the noun it then ends is one the dictionary knows, of two
-// characters or more (取って, 使って stay verbs). Offsets are those of
+// characters or more or a suffix that ends a compound (電車代って; 取って,
+// 使って stay verbs). Offsets are those of
 // text (って and は、 are of one length).
 func (a *Analyzer) QueryTokens(text string) []Token {
 	toks := a.Tokens(text)
@@ -186,8 +187,15 @@ func (a *Analyzer) QueryTokens(text string) []Token {
 		}
 		tries++
 		try := alt[:i] + "は、" + alt[off:]
-		for _, t := range a.Tokens(try) {
-			if t.End == i && t.Start <= toks[k].Start && strings.HasPrefix(t.POS, "名詞") && !t.Unknown && utf8.RuneCountInString(try[t.Start:t.End]) >= 2 {
+		tt := a.Tokens(try)
+		for j, t := range tt {
+			if t.End != i || t.Start > toks[k].Start || !strings.HasPrefix(t.POS, "名詞") || t.Unknown {
+				continue
+			}
+			// A suffix that ends a compound counts as its noun (電車代って:
+			// 電車 代, not the verb 代わる).
+			compound := t.POS == "名詞,接尾" && j > 0 && tt[j-1].End == t.Start && strings.HasPrefix(tt[j-1].POS, "名詞")
+			if utf8.RuneCountInString(try[t.Start:t.End]) >= 2 || compound {
 				alt = try
 				break
 			}

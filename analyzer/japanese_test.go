@@ -76,6 +76,8 @@ func TestQueryTokensColloquialTopic(t *testing.T) {
 		{"休暇を取ってもいい？", []string{"休暇", "取る"}},
 		{"手伝ってもらえる？", []string{"手伝う"}},
 		{"会議室って予約できる？", []string{"会議", "室", "予約"}},
+		{"電車代って出る？", []string{"電車", "代", "出る"}},
+		{"本を取ってきて", []string{"本", "取る"}},
 	} {
 		got := a.QueryTokens(tc.in)
 		if !slices.Equal(terms(got), tc.want) {
