@@ -185,7 +185,8 @@ const (
 
 // wFarHeading weighs a word that only a heading above the unit's own
 // names (a chapter's 採用、休職及び副業等 over 第5条 採用手続): the chapter
-// holds other topics too.
+// holds other topics too. A word of the file's head (its title) counts
+// whole under any heading.
 const wFarHeading = 0.5
 
 // wExampleDoc scales how well a unit of a form, an example or minutes
@@ -671,7 +672,7 @@ func (c *chooser) score(k int, prior float64) unitScore {
 		}
 		for j, h := range c.s.trail(k) {
 			if c.matchUnit(i, h) > 0 {
-				if j == 0 {
+				if j == 0 || cw.inHead {
 					named += cw.weight
 				} else {
 					named += cw.weight * wFarHeading
