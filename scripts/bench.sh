@@ -53,7 +53,7 @@ LWR_BENCH_CORPUS="$corpus" go test -run '^$' -bench 'CorpusBuild$' -benchtime 1x
 go tool pprof -top -cum -nodecount=400 "$work/index.test" "$work/build.cpu" 2>/dev/null | awk '
   BEGIN {
     part["lwr/analyzer.(*Analyzer).Terms"] = "Japanese analysis (kagome and folding)"
-    part["github.com/ikawaha/kagome/v2/tokenizer.Tokenizer.Analyze"] = "  of which kagome lattice"
+    part["github.com/ikawaha/kagome/v2/tokenizer.Tokenizer.Analyze"] = "kagome lattice (part of the analysis)"
     part["lwr/analyzer.BigramTerms"] = "bigram view"
     part["github.com/blevesearch/zapx/v17.(*ZapPlugin).newWithChunkMode"] = "Bleve segments written"
     part["github.com/blevesearch/zapx/v17.(*ZapPlugin).MergeUsing"] = "Bleve segments merged"
