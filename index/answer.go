@@ -816,8 +816,8 @@ func (c *chooser) tiedLead(win int, scores []unitScore) int {
 	if u.kind != unitRow && u.kind != unitItem || u.lead < 0 || scores[win].stated < 1 || scores[win].rangeFactor != 1 {
 		return -1
 	}
-	if lk := s.units[u.lead].kind; lk != unitText && lk != unitItem {
-		return -1
+	if lk := s.units[u.lead].kind; lk != unitText && lk != unitItem || s.titleItem(u.lead) {
+		return -1 // an article's title in a list of articles leads into no values
 	}
 	// The winner is the case the others leave out (上記以外の場合) and the
 	// question names no case: each case's value is the answer.

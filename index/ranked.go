@@ -68,7 +68,8 @@ const (
 // termWeight weighs a query word by its part of speech: in a question
 // ("ディスクの空き容量を調べる") the nouns name the topic while verbs and
 // verbal nouns (調べる, 表示, 追加) name generic actions that many documents
-// share.
+// share, and adverbs (ちょっと, たまに) and the asker's times (今月) how and
+// when the asker speaks, not what.
 func termWeight(t analyzer.Token) float64 {
 	switch {
 	case t.Kind == analyzer.KindLatin:
