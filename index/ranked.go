@@ -350,6 +350,18 @@ func (ix *Index) ranked(ctx context.Context, q Query, opts SearchOptions) (*Resu
 			bonus = wAnswerFile * m.Answer.Stated
 			m.Score *= 1 + bonus
 		}
+		// A file whose best answer holds few of the question's words
+		// matched them elsewhere (看護休暇の5日 for 妻の出産の休暇): it
+		// keeps that share of its score.
+		partial := m.Answer != nil && m.Answer.Coverage < 1
+		cover := 1.0
+		if partial {
+			cover = m.Answer.Coverage
+			if !p.asked.Any() {
+				cover = math.Sqrt(cover)
+			}
+			m.Score *= cover
+		}
 		form := m.Kind == KindForm && !m.Kind.AsksAbout(p.text) && BlankForm(m.Path, m.Title)
 		if form {
 			m.Score *= wFormFile
@@ -362,6 +374,9 @@ func (ix *Index) ranked(ctx context.Context, q Query, opts SearchOptions) (*Resu
 			}
 			if bonus > 0 {
 				m.Explain += fmt.Sprintf("\n× %.3f = 1 + %g × %.2f, its passage states what the question asks for (%s)", 1+bonus, wAnswerFile, m.Answer.Stated, p.asked)
+			}
+			if partial {
+				m.Explain += fmt.Sprintf("\n× %.2f, for the share of the question's words its answer holds (%.2f)", cover, m.Answer.Coverage)
 			}
 			if form {
 				m.Explain += fmt.Sprintf("\n× %g, a %s the question is not about", wFormFile, m.Kind.Label())

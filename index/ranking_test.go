@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"lwr/analyzer"
 	"lwr/config/configtest"
 )
 
@@ -62,5 +63,38 @@ func TestSnippetInATableShowsItsHeader(t *testing.T) {
 		if m.StartLine != first || !strings.HasPrefix(m.Snippet, head) || !strings.Contains(m.Snippet, "| 一般社員 | 2,000円") {
 			t.Errorf("%s: snippet L%d-L%d:\n%s", mode, m.StartLine, m.EndLine, m.Snippet)
 		}
+	}
+}
+
+// A file whose best answer holds few of the question's words matched the
+// others elsewhere (its title and purpose name 出産 and 配偶者, its 5日 is a
+// nursing leave's): it keeps that share of its score, below the file whose
+// item holds them all (妻が出産したとき・・・3日).
+func TestAnswerWithTheQuestionsWordsRanksItsFile(t *testing.T) {
+	care := "# 育児・介護休業規程\n\n" +
+		"本規程は、妊娠、出産、育児又は介護を行う従業員及びその配偶者の休業と休暇について定める。配偶者の出産に伴う出生時育児休業を含む。\n\n" +
+		"## 出生時育児休業\n\n配偶者が出産した従業員は、子の出生後8週間以内に4週間まで出生時育児休業をすることができる。\n\n" +
+		"## 子の看護休暇\n\n小学校就学前の子を養育する従業員は、1年間につき5日を限度として、子の看護休暇を取得することができる。\n\n" +
+		"## 介護休暇\n\n要介護状態にある家族を介護する従業員は、1年間につき5日を限度として、介護休暇を取得することができる。\n"
+	rules := "# 就業規則\n\n## 第39条　特別休暇\n\n1. 会社は、社員に夏季休暇を与える。\n\n" +
+		"## 第40条　慶弔休暇\n\n1. 社員が申請した場合は、次のとおり慶弔休暇を与える。\n" +
+		"    1. 本人が結婚したとき・・・5日\n    2. 妻が出産したとき・・・3日\n    3. 配偶者、子又は父母が死亡したとき・・・5日\n\n" +
+		"## 第41条　休職\n\n1. 社員が業務外の傷病により欠勤し、3か月を経過しても治らないときは休職とする。\n"
+	root := tree(t, map[string]string{"育児介護休業規程.md": care, "就業規則.md": rules})
+	ix := openTest(t, root, configtest.TempDir(t))
+	mustBuild(t, ix, BuildOptions{})
+	res := find(t, ix, "奥さんが出産するとき、休みって何日もらえる？", SearchOptions{Limit: 5, MaxChars: 400, Explain: true, Dictionary: analyzer.DefaultSynonyms()})
+	if len(res.Matches) < 2 || res.Matches[0].Path != "就業規則.md" {
+		for _, m := range res.Matches {
+			t.Logf("%s %.3f\n%s", m.Path, m.Score, m.Explain)
+		}
+		t.Fatalf("matches %v: want 就業規則.md first, its item states 妻が出産したとき・・・3日", paths(res))
+	}
+	if a := res.Matches[0].Answer; a == nil || !strings.Contains(a.Text, "妻が出産したとき") {
+		t.Errorf("就業規則.md's answer %+v, want the item 妻が出産したとき・・・3日", a)
+	}
+	care0 := res.Matches[1]
+	if !strings.Contains(care0.Explain, "share of the question's words its answer holds") {
+		t.Errorf("育児介護休業規程.md's explanation names no share of the words:\n%s", care0.Explain)
 	}
 }
