@@ -82,6 +82,7 @@ func planRanked(q Query, opts SearchOptions) rankedPlan {
 	p.synOf = make([][]alt, len(p.terms))
 	p.phraseOf = make([][]alt, len(p.terms))
 	p.addPotentials()
+	p.addOkurigana(opts) // first: the same word, before the capped synonyms
 	p.addSynonyms(opts)
 	p.addDictionary(opts)
 	p.addThesaurus(opts)
@@ -330,6 +331,24 @@ func (p *rankedPlan) addThesaurus(opts SearchOptions) {
 				weight = wVariant
 			}
 			p.addSyn(w.Text, w.Terms, weight, true, to)
+		}
+	}
+}
+
+// addOkurigana adds the shorter spellings that rules use for a word the
+// question writes with okurigana (申し出: 申出, 取り扱い: 取扱), nearly as
+// the word.
+func (p *rankedPlan) addOkurigana(opts SearchOptions) {
+	a := opts.analyzerOf()
+	for _, t := range p.toks {
+		i, ok := p.termIndex[t.Term]
+		if !ok {
+			continue
+		}
+		for _, v := range a.Okurigana(t) {
+			var terms []string
+			a.Terms(v, func(term string) { terms = append(terms, term) })
+			p.addSyn(v, terms, wVariant, false, []int{i})
 		}
 	}
 }

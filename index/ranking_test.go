@@ -98,3 +98,22 @@ func TestAnswerWithTheQuestionsWordsRanksItsFile(t *testing.T) {
 		t.Errorf("育児介護休業規程.md's explanation names no share of the words:\n%s", care0.Explain)
 	}
 }
+
+// A rule writes the word without its okurigana (届出, 取扱): the question's
+// 届け出 and 取り扱い find it nearly as the word, above a page that has the
+// other words alone.
+func TestOkuriganaSpellingsMatch(t *testing.T) {
+	root := tree(t, map[string]string{
+		"兼業規程.md": "# 兼業規程\n\n## 第3条　届出\n\n社員が兼業するときは、事前に会社へ届出を行う。\n",
+		"メモ.md":   "# メモ\n\n兼業について会社の考え方をまとめた。兼業の相談は人事課へ。兼業の事例集あり。\n",
+	})
+	ix := openTest(t, root, configtest.TempDir(t))
+	mustBuild(t, ix, BuildOptions{})
+	res := find(t, ix, "兼業の届け出", SearchOptions{Limit: 5, MaxChars: 200, Explain: true})
+	if len(res.Matches) == 0 || res.Matches[0].Path != "兼業規程.md" {
+		t.Fatalf("matches %v, want 兼業規程.md first (届出 is 届け出)", paths(res))
+	}
+	if !strings.Contains(res.Plan, "synonym body:届出^0.64") {
+		t.Errorf("plan gives 届出 no variant's weight:\n%s", res.Plan)
+	}
+}
