@@ -11,7 +11,8 @@ import (
 // 申出, 取り扱い → 取扱い and 取扱, 届け出 → 届出, 申し込む → 申込む. The
 // kana between two kanji go, and for a noun the kana at its end too; a
 // spelling counts when the dictionary knows it as one word of the same part
-// of speech. A word of fewer than two kanji has none (子ども is not 子).
+// of speech, or when it is kanji alone. A word of fewer than two kanji has
+// none (子ども is not 子).
 func (a *Analyzer) Okurigana(t Token) []string {
 	if t.Kind != KindJapanese || t.Unknown {
 		return nil

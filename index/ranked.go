@@ -351,8 +351,10 @@ func (ix *Index) ranked(ctx context.Context, q Query, opts SearchOptions) (*Resu
 			m.Score *= 1 + bonus
 		}
 		// A file whose best answer holds few of the question's words
-		// matched them elsewhere (看護休暇の5日 for 妻の出産の休暇): it
-		// keeps that share of its score.
+		// matched them elsewhere (看護休暇の5日 for 妻の出産の休暇; its
+		// title held 出産): it keeps that share of its score, the share's
+		// square root when the question asks for no kind of value (a
+		// manual's best unit names less of a how-to question).
 		partial := m.Answer != nil && m.Answer.Coverage < 1
 		cover := 1.0
 		if partial {
