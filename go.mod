@@ -71,3 +71,5 @@ require (
 replace github.com/blevesearch/vellum v1.2.1 => ./third_party/vellum
 
 replace github.com/ikawaha/kagome/v2 v2.10.3 => ./third_party/kagome
+
+replace github.com/ikawaha/kagome-dict v1.1.7 => ./third_party/kagome-dict

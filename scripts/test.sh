@@ -28,6 +28,8 @@ if [[ $(id -u) == 0 ]] && command -v runuser >/dev/null && id nobody >/dev/null 
   step unprivileged unprivileged
   rm -rf "$bin"
 fi
+# The dictionary readers lwr patches (third_party/kagome-dict/PATCHES.md).
+step third_party bash -c 'cd third_party/kagome-dict && "$0" test -count=1 ./...' "$GO"
 step fuzz make -s test-fuzz
 step corpus make -s test-corpus
 ok=$(grep -cE '^ok[[:space:]]' "$log")

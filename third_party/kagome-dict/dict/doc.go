@@ -1,0 +1,2 @@
+// Package dict implements the dictionary of the morph analyzer.
+package dict

@@ -1,0 +1,2 @@
+// Package trie implements the double array trie library.
+package trie
