@@ -15,8 +15,8 @@ import (
 )
 
 // realdevPart is the part of testdata/realdev the research is measured
-// on: LWR_REALDEV_PART (tune, holdout, all, blind or blind2; realrules
-// or rulesblind for testdata/realrules), tune when unset.
+// on: LWR_REALDEV_PART (tune, holdout, all, blind or blind2; realrules,
+// rulesblind or rulesblind3 for testdata/realrules), tune when unset.
 func realdevPart() string {
 	if p := os.Getenv("LWR_REALDEV_PART"); p != "" {
 		return p
@@ -76,19 +76,21 @@ func answerSpans(s string) [][2]int {
 // tune and holdout are split.tsv's parts of queries.tsv, all is every
 // question of it, blind is blind-queries.tsv (its fourth column says
 // everyday) with blind-answers.tsv, blind2 the same of blind2-*.tsv;
-// rulesblind is testdata/realrules' blind-*.tsv.
+// rulesblind is testdata/realrules' blind-*.tsv, rulesblind3 its blind3-*.tsv.
 func realdevQuestions(t *testing.T, dir, part string) []realdevQuestion {
 	t.Helper()
 	queries, answers := "queries.tsv", "answers.tsv"
 	everyday := map[string]bool{}
 	// The blind sets (and realrules) give each question's kind in their
 	// fourth column.
-	blind := part == "blind" || part == "blind2" || part == "realrules" || part == "rulesblind"
+	blind := part == "blind" || part == "blind2" || part == "realrules" || strings.HasPrefix(part, "rulesblind")
 	switch part {
 	case "blind", "blind2":
 		queries, answers = part+"-queries.tsv", part+"-answers.tsv"
 	case "rulesblind":
 		queries, answers = "blind-queries.tsv", "blind-answers.tsv"
+	case "rulesblind3":
+		queries, answers = "blind3-queries.tsv", "blind3-answers.tsv"
 	}
 	if blind {
 		if _, err := os.Stat(filepath.Join(dir, queries)); err != nil {
@@ -107,9 +109,9 @@ func realdevQuestions(t *testing.T, dir, part string) []realdevQuestion {
 				keep[r[0]] = true
 			}
 		}
-	case "all", "blind", "blind2", "realrules", "rulesblind":
+	case "all", "blind", "blind2", "realrules", "rulesblind", "rulesblind3":
 	default:
-		t.Fatalf("LWR_REALDEV_PART=%q: use tune, holdout, all, blind, blind2, realrules or rulesblind", part)
+		t.Fatalf("LWR_REALDEV_PART=%q: use tune, holdout, all, blind, blind2, realrules, rulesblind or rulesblind3", part)
 	}
 	var qs []realdevQuestion
 	at := map[string]int{}
@@ -155,7 +157,7 @@ func TestRealdevKeyPointsStateTheAnswer(t *testing.T) {
 	}
 	dir := filepath.Join(researchtest.Repo(), "testdata", "realdev")
 	part := realdevPart()
-	if part == "realrules" || part == "rulesblind" {
+	if part == "realrules" || strings.HasPrefix(part, "rulesblind") {
 		dir = filepath.Join(researchtest.Repo(), "testdata", "realrules")
 	}
 	qs := realdevQuestions(t, dir, part)

@@ -116,6 +116,7 @@ done
 # The same on real company rules (testdata/realrules).
 "$bench/realdev.sh" realrules "$lwr"
 "$bench/realdev.sh" rulesblind "$lwr"
+"$bench/realdev.sh" rulesblind3 "$lwr"
 
 # The daemon: search latency against ripgrep at 1× and 10×, save-to-search
 # latency, idle memory.

@@ -5,14 +5,16 @@
 # prints answer MRR@10, answer@1 and file MRR@10, overall and for the
 # everyday questions.
 #
-#   scripts/bench/realdev.sh [tune|holdout|all|blind|blind2|realrules|rulesblind] [LWR]
+#   scripts/bench/realdev.sh [tune|holdout|all|blind|blind2|realrules|rulesblind|rulesblind3] [LWR]
 #
 # tune and holdout are the two parts of split.tsv (questions of holdout are
 # kept out of tuning); blind is blind-queries.tsv with blind-answers.tsv,
 # blind2 blind2-queries.tsv with blind2-answers.tsv (a second set written
 # from the documents alone); realrules is testdata/realrules (public company
 # rules, its questions written the same way), rulesblind its blind-queries.tsv
-# with blind-answers.tsv (a further set, kept out of tuning).
+# with blind-answers.tsv (a further set, kept out of tuning), rulesblind3
+# its blind3-queries.tsv with blind3-answers.tsv (a third, written from the
+# documents alone).
 # LWR defaults to bin/lwr (make build). RUN_OUT=FILE keeps the run file;
 # VERBOSE=1 prints a line per question.
 set -euo pipefail
@@ -20,16 +22,17 @@ cd "$(dirname "$0")/../.."
 part=${1:-tune}
 lwr=$(realpath "${2:-bin/lwr}")
 set_dir=testdata/realdev
-[[ $part == realrules || $part == rulesblind ]] && set_dir=testdata/realrules
+[[ $part == realrules || $part == rulesblind* ]] && set_dir=testdata/realrules
 work=$(mktemp -d)
 stop() { "$lwr" --source-root "$set_dir/docs" --cache-dir "$work/cache" index stop >/dev/null 2>&1 || true; rm -rf "$work"; }
 trap stop EXIT
 case $part in
   blind | blind2) queries=$set_dir/$part-queries.tsv answers=$set_dir/$part-answers.tsv kinds=$set_dir/$part-queries.tsv ;;
   rulesblind) queries=$set_dir/blind-queries.tsv answers=$set_dir/blind-answers.tsv kinds=$set_dir/blind-queries.tsv ;;
+  rulesblind3) queries=$set_dir/blind3-queries.tsv answers=$set_dir/blind3-answers.tsv kinds=$set_dir/blind3-queries.tsv ;;
   realrules) queries=$set_dir/queries.tsv answers=$set_dir/answers.tsv kinds=$set_dir/queries.tsv ;;
   tune | holdout | all) queries=$set_dir/queries.tsv answers=$set_dir/answers.tsv kinds=$set_dir/query_kinds.tsv ;;
-  *) echo "usage: scripts/bench/realdev.sh [tune|holdout|all|blind|blind2|realrules|rulesblind] [LWR]" >&2; exit 2 ;;
+  *) echo "usage: scripts/bench/realdev.sh [tune|holdout|all|blind|blind2|realrules|rulesblind|rulesblind3] [LWR]" >&2; exit 2 ;;
 esac
 [[ -f $queries && -f $answers ]] || { echo "realdev: $queries or $answers is missing" >&2; exit 2; }
 # keep QIDS_FILE FILE: the rows of FILE (header kept) whose qid is listed.
@@ -39,7 +42,7 @@ case $part in
   *) tail -n +2 "$queries" | cut -f1 >"$work/qids" ;;
 esac
 # Everyday questions: query_kinds.tsv's kind, or the blind set's fourth column.
-if [[ $part == blind* || $part == realrules || $part == rulesblind ]]; then
+if [[ $part == blind* || $part == realrules || $part == rulesblind* ]]; then
   awk -F'\t' 'NR>1 && $4=="everyday" {print $1}' "$kinds" >"$work/everyday"
 else
   awk -F'\t' 'NR>1 && $2=="everyday" {print $1}' "$kinds" >"$work/everyday"
