@@ -127,6 +127,9 @@ type chooser struct {
 	// example: the file is a form, template, example, FAQ or minutes the
 	// question does not ask about: what it states is no rule's value.
 	example bool
+	// purposeAsked: the question asks what a rule is for (目的, 趣旨),
+	// which its purpose article states.
+	purposeAsked bool
 }
 
 // cword is a word of the question as the chooser looks for it.
@@ -192,6 +195,34 @@ const wFarHeading = 0.5
 // wExampleDoc scales how well a unit of a form, an example or minutes
 // states the asked value (KindOf).
 const wExampleDoc = 0.3
+
+// wPurpose scales a unit of a rule's purpose article (第1条（目的）, 趣旨)
+// when the question does not ask what the rule is for: it names the
+// rule's words and states no case of it.
+const wPurpose = 0.25
+
+// purposeTitle is the title of an article that states what a rule is
+// for: 第1条　目的, （目的）, ## 趣旨.
+var purposeTitle = lazyre.New(`^[#\s]*(?:第\s*[0-9０-９一二三四五六七八九十]+\s*条)?\s*[（(]?\s*(?:目的|趣旨|目的及び適用範囲)\s*[）)]?\s*$`)
+
+// purposeWords ask what a rule is for.
+var purposeWords = lazyre.New(`目的|趣旨|ねらい|狙い|何のため|なんのため`)
+
+// inPurpose reports whether unit k stands in a purpose article: its
+// nearest heading or title item names one (a chapter 総則 above it holds
+// more than the purpose).
+func (c *chooser) inPurpose(k int) bool {
+	trail := c.s.trail(k)
+	if len(trail) == 0 {
+		return false
+	}
+	u := c.s.units[trail[0]]
+	line := c.s.lines[u.start]
+	if m := itemMark.FindStringIndex(line); u.kind == unitItem && m != nil {
+		line = line[m[1]:]
+	}
+	return purposeTitle.MatchString(analyzer.Fold(strings.TrimSpace(line)))
+}
 
 // wHeadWord scales the words score of a word the file's head holds;
 // wCondition weighs a condition as rules write it (子 for 子ども);
@@ -263,7 +294,7 @@ const bigFile = 0
 // stand under).
 func newChooser(s *structure, p *rankedPlan, head string, active []bool) *chooser {
 	n := len(s.units)
-	c := &chooser{s: s, p: p, words: chooserWords(p), folded: make([]string, n), active: active}
+	c := &chooser{s: s, p: p, words: chooserWords(p), folded: make([]string, n), active: active, purposeAsked: purposeWords.MatchString(p.text)}
 	needed := active
 	if active != nil {
 		needed = slices.Clone(active)
@@ -634,6 +665,9 @@ func (c *chooser) score(k int, prior float64) unitScore {
 	switch {
 	case u.kind == unitHeading, u.kind == unitRow && u.head:
 		us.kind = wHeadingUnit
+	}
+	if !c.purposeAsked && c.inPurpose(k) {
+		us.kind *= wPurpose
 	}
 	switch u.kind {
 	case unitLinks:
