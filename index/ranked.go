@@ -266,14 +266,20 @@ func (ix *Index) ranked(ctx context.Context, q Query, opts SearchOptions) (*Resu
 	var cands []cand
 	size := opts.Limit * hitsPerResult
 	for {
-		req := ix.searchRequest(p.q, size, opts.Explain)
+		// One hit past the cut tells whether equal passages straddle it.
+		req := ix.searchRequest(p.q, size+1, opts.Explain)
 		sr, err := ix.searchIn(ctx, req)
 		if err != nil {
 			return nil, fmt.Errorf("search: %w", err)
 		}
+		hits := aboveCut(sr.Hits, size)
+		if len(hits) == 0 && len(sr.Hits) > 0 {
+			size *= 4 // the best passages all tie past the cut
+			continue
+		}
 		cands = cands[:0]
 		at := map[string]int{} // path → index in cands
-		for _, h := range sr.Hits {
+		for _, h := range hits {
 			pth, s, e, ok := parsePassageID(h.ID)
 			if !ok || !opts.inScope(pth) || h.Score <= 0 {
 				continue
@@ -672,4 +678,22 @@ func (ix *Index) snippet(rel string, hits []scoredPassage, p *rankedPlan, opts S
 	m.PassageStart, m.PassageEnd = start, end // the lines Passage is, also when the file changed
 	ix.describe(&m, text)
 	return m, true, nil
+}
+
+// aboveCut returns the first size hits (best first) without the passages
+// that score as the first one past them: which of equal passages (copies
+// of a file) the index returns at the cut depends on how its segments were
+// written, so a tie across it is left out, and the same files give the
+// same results however they were indexed. It returns nil when every hit
+// ties: more must be asked for.
+func aboveCut(hits search.DocumentMatchCollection, size int) search.DocumentMatchCollection {
+	if len(hits) <= size {
+		return hits
+	}
+	cut := hits[size].Score
+	n := size
+	for n > 0 && hits[n-1].Score == cut {
+		n--
+	}
+	return hits[:n]
 }
