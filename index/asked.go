@@ -79,10 +79,10 @@ var (
 	askedUnitRe  = lazyre.New(`何\s*(文字|桁|営業日|日|時間|分|秒|回|か月|ヶ月|カ月|年|歳|人|名|社|件|泊|週間|割|%|パーセント|gb|mb|kb|tb|ビット|bit|バイト|byte|行|個|ページ|枚|点|pt|px|ポイント|度|メートル|km|m|重|段|階層|レベル)|(文字|日|時間|回|人|件|年|行|桁)数`)
 	askedHowMuch = lazyre.New(`どれ(くらい|ぐらい|位)|どの(くらい|ぐらい|程度)|いくつ|何(個|つ)`)
 	// A measure asked by name: 所要時間は, 文字数, エントロピー.
-	askedMeasure = lazyre.New(`所要時間|期間|長さ|幅|容量|サイズ|頻度|割合|比率|コントラスト比|エントロピー|ビット数|メモリ|有効期限|時間は`)
+	askedMeasure = lazyre.New(`所要時間|期間(?:[はがをのって]|$|[？?])|長さ|幅|容量|サイズ|頻度|割合|比率|コントラスト比|エントロピー|ビット数|メモリ|有効期限|時間は`)
 	askedAmount  = lazyre.New(`いくら|幾ら|金額|料金|費用|値段|価格|予算|円|手当|[月年日]額|額(?:は|と|を|って|$)|掛金`)
 	// askedPaid asks whether a thing is paid for; askedSum asks how much.
-	askedPaid = lazyre.New(`(もらえ(る|ます|ない)|出(る|ます|ない)|支給され(る|ます)|支払われ(る|ます)|負担(する|される|され|して)|持ち|対象(になる|になります|ですか))(の|ん(ですか)?|か)?[？?]?$`)
+	askedPaid = lazyre.New(`有無|(もらえ(る|ます|ない)|出(る|ます|ない)|支給され(る|ます)|支払われ(る|ます)|負担(する|される|され|して)|持ち|対象(になる|になります|ですか))(の|ん(ですか)?|か)?[？?]?$`)
 	askedSum  = lazyre.New(`いくら|幾ら|金額|何円|[0-9]円|何日|何時間|何回|何%|何割`)
 	// A cost word at the end of a noun: ホテル代は, 交通費の; not 資料,
 	// 時代 (the rune before tells).
@@ -92,6 +92,9 @@ var (
 	askedLimit  = lazyre.New(`上限|下限|限度|最大|最長|最低|最小|以上|以下|まで`)
 	askedVer    = lazyre.New(`バージョン|version|どの(jdk|java|os|ブラウザ|エディタ|ツール|db|データベース)|何の(jdk|java|バージョン)`)
 	askedPermit = lazyre.New(`(て|で)も?(いい|良い|よい|ok|大丈夫|構わない|かまわない)|いいの|だめ|ダメ|禁止|可能(です)?か|できますか|許され|許可され|必須に|べき[？?]?$|べきですか|必要(ですか|か[？?]|[？?])|ありますか|[すくぐむぶつるう]の[？?]?$|でいいの|んだっけ`)
+	// askedCan asks whether one can, in a potential form at the end (使える？
+	// 取れる？ できる？).
+	askedCan = lazyre.New(`[えけせてねべめれげき]る(の|ん(ですか)?|か)?[？?]$`)
 	// askedPermitWords ask whether even in a question that asks how.
 	askedPermitWords = lazyre.New(`(て|で)も?(いい|良い|よい|ok|大丈夫|構わない|かまわない)|だめ|ダメ|禁止|可能(です)?か|許され|許可され`)
 	askedHow         = lazyre.New(`どう(すれば|したら|やって|やれば|すると|する|書け|書く|記録|提出|設定|対応|チェック)|どのように|どうやったら|方法|手順|やり方|仕方|には何をすれば|ようにするには`)
@@ -141,6 +144,10 @@ func AskedOf(q string) Asked {
 	}
 	// 〜するの？ asks whether, unless it asks how (どう切るの？).
 	if askedPermit.MatchString(f) && (a.Kinds&AskMethod == 0 || askedPermitWords.MatchString(f)) {
+		a.Kinds |= AskPermission
+	}
+	// 使える？ asks whether; 何日取れる？ how many.
+	if askedCan.MatchString(f) && !askedSum.MatchString(f) && a.Kinds&AskMethod == 0 {
 		a.Kinds |= AskPermission
 	}
 	if askedMean.MatchString(f) {

@@ -141,7 +141,7 @@ func exampleOnly(s source, query string) bool {
 // fullCoverage is the share of the question's words an answer holds
 // (with what it stands under) from which on it answers the whole
 // question.
-const fullCoverage = 0.9
+const fullCoverage = 0.85
 
 // partial is 1 for a local answer that holds less of the question than
 // fullCoverage (看護休暇の5日 for 妻の出産の休暇), which follows the answers
