@@ -69,6 +69,8 @@ func TestAskedStated(t *testing.T) {
 		{"コントラスト比はどれくらい必要？", "通常のテキストは 4.5:1 以上", 1},
 		{"有給休暇はいつまでに申請する？", "取得日の3営業日前までに申請する。", 1},
 		{"親が亡くなったら何日休める？", "見舞金は、申請月の翌月25日の給与と合わせて振り込みます。", 0},
+		// A restriction says whether: only static content is checked with it.
+		{"MacのVoiceOverで確認してもいいの？", "macOS VoiceOverによるチェックは、スタティックなコンテンツに限定し、その他のチェックはNVDAで実施する", 0.6},
 	}
 	for _, tt := range tests {
 		if got := AskedOf(tt.q).stated(analyzer.Fold(tt.line)); got != tt.want {
