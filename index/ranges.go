@@ -45,9 +45,45 @@ var (
 // eraBefore ends with the name of a Japanese era (令和6年).
 var eraBefore = lazyre.New(`(令和|平成|昭和)\s*$`)
 
+// inYearsAndMonths is a length of time in years and months (1年6か月) or
+// in half years (半年, 1年半), which amounts and ranges count in months.
+var inYearsAndMonths = lazyre.New(`([0-9]+)\s*年\s*([0-9]+)\s*(?:か月|ヶ月|カ月|箇月|ケ月)|([0-9]+)?\s*年半|半年`)
+
+// inMonths writes the lengths of folded text f in years and months, or
+// in half years, in months: 1年6か月 and 1年半 → 18か月, 半年 → 6か月.
+func inMonths(f string) string {
+	if !strings.Contains(f, "年") {
+		return f
+	}
+	return inYearsAndMonths.ReplaceAllStringFunc(f, func(m string) string {
+		sm := inYearsAndMonths.FindStringSubmatch(m)
+		years, months := 0, 6
+		switch {
+		case sm[1] != "":
+			years, _ = strconv.Atoi(sm[1])
+			months, _ = strconv.Atoi(sm[2])
+		case sm[3] != "":
+			years, _ = strconv.Atoi(sm[3])
+		case !strings.HasPrefix(strings.TrimSpace(m), "半"):
+			return m // 年半ば: no number of years
+		}
+		return strconv.Itoa(12*years+months) + "か月"
+	})
+}
+
+// inMonthsOf counts a number of years in months, so that 勤続1年 and
+// 6か月以上 compare; other units are as they are.
+func inMonthsOf(v float64, unit string) (float64, string) {
+	if unit == "年" {
+		return 12 * v, "か月"
+	}
+	return v, unit
+}
+
 // quantitiesOf are the amounts a folded question states.
 func quantitiesOf(f string) []quantity {
 	var out []quantity
+	f = inMonths(f)
 	for _, m := range askedAmountRe.FindAllStringSubmatchIndex(f, -1) {
 		if m[0] > 0 && strings.HasSuffix(f[:m[0]], "何") {
 			continue
@@ -60,6 +96,7 @@ func quantitiesOf(f string) []quantity {
 		if unit == "年" && (v >= 1900 || eraBefore.MatchString(f[:m[0]])) {
 			continue // a year (2022年, 令和6年), not a length of time
 		}
+		v, unit = inMonthsOf(v, unit)
 		out = append(out, quantity{v: v, unit: unit})
 	}
 	return out
@@ -74,12 +111,21 @@ func rangeMatch(f string, qs []quantity) int {
 		return 0
 	}
 	seen := false
-	for _, m := range rangeRe.FindAllStringSubmatch(f, -1) {
+	for _, m := range rangeRe.FindAllStringSubmatch(inMonths(f), -1) {
 		lo, err := strconv.ParseFloat(m[1], 64)
 		if err != nil {
 			continue
 		}
 		u1, op1, u2, op2 := rangeUnits[m[2]], m[3], rangeUnits[m[5]], m[6]
+		lo, u1 = inMonthsOf(lo, u1)
+		hi := 0.0
+		if m[4] != "" {
+			hi, _ = strconv.ParseFloat(m[4], 64)
+			hi, u2 = inMonthsOf(hi, u2)
+		}
+		if u1 == "" && u2 == "か月" && rangeUnits[m[5]] == "年" {
+			lo *= 12 // 2〜5年: the first number in the second's unit
+		}
 		unit := u2
 		if unit == "" {
 			unit = u1
@@ -95,7 +141,6 @@ func rangeMatch(f string, qs []quantity) int {
 			in := true
 			switch {
 			case m[4] != "": // a lower and an upper bound
-				hi, _ := strconv.ParseFloat(m[4], 64)
 				in = q.v >= lo && (q.v < hi || op2 != "未満" && q.v <= hi)
 				if op1 == "超" || op1 == "を超え" {
 					in = in && q.v > lo
