@@ -26,7 +26,10 @@ const (
 // them) replaced by one "-", "-" trimmed at both ends, cut to n
 // characters. Japanese stays as it is.
 func kebab(s string, n int) string {
-	s = strings.ToLower(norm.NFKC.String(s))
+	// Invalid bytes become spaces first: NFKC leaves the letters after
+	// one as they are (\xf4ʱ), which the slug would keep and a second
+	// reading would fold (ɦ). Lower case may unfold a letter again.
+	s = norm.NFKC.String(strings.ToLower(norm.NFKC.String(strings.ToValidUTF8(s, " "))))
 	var b strings.Builder
 	dash := false
 	for _, r := range s {
