@@ -106,6 +106,7 @@ type unitScore struct {
 	share                                                float64 // covered/total, before unitAlpha
 	statedFactor                                         float64 // what stated multiplies the score by
 	rangeFactor                                          float64 // what a range of the question's amount multiplies it by
+	boundFactor                                          float64 // what a value stated as a limit multiplies it by
 	held                                                 []bool
 }
 
@@ -185,6 +186,10 @@ const (
 	wRange    = 1.0
 	wRangeOut = 0.5
 )
+
+// wBound raises a unit that states a value as a limit (3か月以内, 1歳に
+// 達するまで) when the question asks for one (どのくらいまで): × 1 + wBound.
+const wBound = 0.25
 
 // wFarHeading weighs a word that only a heading above the unit's own
 // names (a chapter's 採用、休職及び副業等 over 第5条 採用手続): the chapter
@@ -677,7 +682,32 @@ func (c *chooser) score(k int, prior float64) unitScore {
 			us.kind = wCodeUnit
 		}
 	}
-	us.stated = p.asked.stated(c.folded[k])
+	// A range that holds the question's own amount (5km以上8km未満 for
+	// 6km) is the condition the unit's value depends on, not that value:
+	// the unit states what it holds besides. Ranges that leave the amount
+	// out are another case's.
+	us.rangeFactor = 1
+	stated := func(f string) float64 {
+		if in, rest := rangeMatch(f, p.quantities); in == 1 {
+			f = rest
+		}
+		return p.asked.stated(f)
+	}
+	in, rest := rangeMatch(c.folded[k], p.quantities)
+	if in != 1 && u.kind == unitRow && cellHolds(u.cells, p.quantities) {
+		in = 1
+	}
+	switch in {
+	case 1:
+		us.rangeFactor = 1 + wRange
+	case -1:
+		us.rangeFactor = wRangeOut
+	}
+	us.boundFactor = 1
+	if p.asked.Bound && boundRe.MatchString(rest) {
+		us.boundFactor = 1 + wBound // 3か月以内 for どのくらいまで
+	}
+	us.stated = stated(c.folded[k])
 	if exampleLine.MatchString(c.s.lines[u.start]) {
 		us.stated = 0 // （例）宿泊費 5000円: an example, not the rule's value
 	}
@@ -686,7 +716,7 @@ func (c *chooser) score(k int, prior float64) unitScore {
 		hdr := c.s.units[u.header].cells
 		for i, cell := range u.cells {
 			if i < len(hdr) && cell != "" {
-				us.stated = max(us.stated, p.asked.stated(analyzer.Fold(hdr[i]+" "+cell)))
+				us.stated = max(us.stated, stated(analyzer.Fold(hdr[i]+" "+cell)))
 			}
 		}
 	}
@@ -722,17 +752,7 @@ func (c *chooser) score(k int, prior float64) unitScore {
 	if us.stated >= 1 && p.asked.Value() {
 		us.statedFactor += wValue // the asked value itself: 93日 for 何日
 	}
-	// A range that holds the question's own amount (5km以上8km未満 for
-	// 6km) is the condition it depends on; ranges that leave it out are
-	// another case's.
-	us.rangeFactor = 1
-	switch rangeMatch(c.folded[k], p.quantities) {
-	case 1:
-		us.rangeFactor = 1 + wRange
-	case -1:
-		us.rangeFactor = wRangeOut
-	}
-	us.score = us.words * us.coverage * us.kind * us.statedFactor * us.rangeFactor * (1 + wNamed*us.heading) * (1 - wPrior + wPrior*prior)
+	us.score = us.words * us.coverage * us.kind * us.statedFactor * us.rangeFactor * us.boundFactor * (1 + wNamed*us.heading) * (1 - wPrior + wPrior*prior)
 	return us
 }
 
@@ -805,6 +825,9 @@ func choose(s *structure, p *rankedPlan, head string, kind DocKind, hits []score
 			s.units[win].start+1, s.units[win].end+1, s.units[win].kind, us.score, us.words, us.coverage, us.kind, us.statedFactor, us.stated, wNamed, us.heading, 1-wPrior, wPrior, us.prior)
 		if us.rangeFactor != 1 {
 			ch.why += fmt.Sprintf(" × range %.2g", us.rangeFactor)
+		}
+		if us.boundFactor != 1 {
+			ch.why += fmt.Sprintf(" × limit %.3g", us.boundFactor)
 		}
 		if u.start != s.units[win].start {
 			ch.why += fmt.Sprintf("; rows alike: the answer is their lead-in L%d", u.start+1)

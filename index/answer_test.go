@@ -236,3 +236,40 @@ func TestChapterHeadingNamesLessThanTheArticle(t *testing.T) {
 	}
 	t.Errorf("matches %v, want tuqulore/01_就業規則.md among the first 3", paths(res))
 }
+
+// sickLeave is a rule shaped like the real ones: a condition on the
+// length of service in one article, the lengths of leave by service in
+// the next, and the number of times by service after them.
+const sickLeave = "# 就業規則\n\n### 第18条　休職\n" +
+	"1. 従業員が次のいずれかに該当するときは、休職を命ずることがある。\n" +
+	"    1. 業務外の傷病による欠勤が1か月を超え、なお療養を要するとき\n" +
+	"2. 前項の傷病等を原因とする休職に限り、次の各号が適用される。\n" +
+	"    1. 勤続年数が1年以上の正社員のみを対象とする。\n" +
+	"    2. 本人は、医療機関による診断書を事前に提出しなければならない。\n\n" +
+	"### 第19条　休職期間\n" +
+	"1. 休職期間は、次のとおりとする。\n" +
+	"    1. 前条1項1号により休職するとき\n" +
+	"        * 勤続1年以上3年未満 ・・・ 3か月以内\n" +
+	"        * 勤続3年以上 ・・・ 6か月以内\n" +
+	"2. 同一の事由による休職は、原則として次の回数を限度とする。\n" +
+	"    * 勤続10年未満 ・・・ 通算2回\n" +
+	"    * 勤続10年以上 ・・・ 通算3回\n" +
+	"3. 休職期間中は、賃金を支給しない。\n"
+
+// The question's own length of service (勤続2年) is the condition the
+// answer depends on, not the answer: the line whose range holds it and
+// that states a limit (3か月以内) answers どのくらいまで, not the line
+// that only says who may take the leave (勤続年数が1年以上) nor the count
+// of times (通算2回).
+func TestAnswerIsTheLimitNotTheCondition(t *testing.T) {
+	root := tree(t, map[string]string{"規程/就業規則.md": sickLeave})
+	ix := openTest(t, root, configtest.TempDir(t))
+	mustBuild(t, ix, BuildOptions{})
+	res := find(t, ix, "病気で長く休むことになりそう。勤続2年だと休職ってどのくらいまでできる？", SearchOptions{Limit: 3, MaxChars: 400})
+	if len(res.Matches) == 0 {
+		t.Fatal("no match")
+	}
+	if a := res.Matches[0].Answer; a == nil || !strings.Contains(a.Text, "3か月以内") {
+		t.Fatalf("answer %+v, want the line of 勤続1年以上3年未満 ・・・ 3か月以内", a)
+	}
+}

@@ -56,6 +56,10 @@ func (a Asked) String() string {
 type Asked struct {
 	Kinds AskedKind `json:"kinds,omitempty"`
 	Unit  string    `json:"unit,omitempty"`
+	// Bound: it asks for a limit of an amount or a quantity (何歳まで,
+	// どのくらいまで, 上限は), which a value stated as one (1歳に達するまで,
+	// 3か月以内, 最大5日) answers.
+	Bound bool `json:"bound,omitempty"`
 }
 
 // Has reports whether the question asks for a kind of answer.
@@ -89,6 +93,7 @@ var (
 	askedCost   = lazyre.New(`(.)([代費料])(?:は|の|って|$)`)
 	notCost     = map[string]bool{"資料": true, "材料": true, "原料": true, "燃料": true, "飲料": true, "食料": true, "無料": true, "時代": true, "世代": true, "年代": true, "交代": true, "現代": true, "近代": true, "古代": true, "消費": true, "浪費": true}
 	askedDate   = lazyre.New(`いつ(?:まで|から|頃|ごろ|です|でしょう|に|の|$|[？?。、])|期限|締め?切り?|日付|施行日|期日`)
+	askedBound  = lazyre.New(`(何|どの|どこ)[^、。？?]{0,8}(まで|以内)|上限|限度|最大|最長|最高|最多`)
 	askedLimit  = lazyre.New(`上限|下限|限度|最大|最長|最低|最小|以上|以下|まで`)
 	askedVer    = lazyre.New(`バージョン|version|どの(jdk|java|os|ブラウザ|エディタ|ツール|db|データベース)|何の(jdk|java|バージョン)`)
 	askedPermit = lazyre.New(`(なきゃ|なくちゃ|なければ|ないと)(いけ|なら|だめ|ダメ)|(て|で)も?(いい|良い|よい|ok|大丈夫|構わない|かまわない)|いいの|だめ|ダメ|禁止|可能(です)?か|できますか|許され|許可され|必須に|べき[？?]?$|べきですか|必要(ですか|か[？?]|[？?])|ありますか|[すくぐむぶつるう]の[？?]?$|でいいの|んだっけ`)
@@ -139,6 +144,9 @@ func AskedOf(q string) Asked {
 	if a.Kinds&(AskAmount|AskQuantity|AskDate) == 0 && askedLimit.MatchString(f) {
 		a.Kinds |= AskAmount | AskQuantity
 	}
+	// A deadline's まで is its own (いつまでに申し出る): a bound is asked of
+	// an amount or a quantity.
+	a.Bound = a.Kinds&(AskAmount|AskQuantity) != 0 && a.Kinds&AskDate == 0 && askedBound.MatchString(f)
 	if askedHow.MatchString(f) {
 		a.Kinds |= AskMethod
 	}
@@ -174,10 +182,13 @@ func unitName(u string) string {
 	return u
 }
 
+// quantityUnits are the units a quantity is written in.
+const quantityUnits = `文字|桁|営業日|日間|日|時間|分間|分|秒|回|か月|ヶ月|ケ月|カ月|箇月|週間|年間|年|歳|人|名|社|件|泊|gb|mb|kb|tb|ビット|bit|バイト|byte|行|個|ページ|枚|点|pt|px|ポイント|度|km|%|パーセント|割|スペース|倍|重|段|階層|レベル`
+
 var (
 	yenRe = lazyre.New(`[0-9][0-9,]*(?:\.[0-9]+)?\s*(?:億|万|千)?\s*円`)
 	// quantityUnitRe is a number and its unit; dates are masked first.
-	quantityUnitRe = lazyre.New(`([0-9][0-9,]*(?:\.[0-9]+)?|[一二三四五六七八九十]+)\s*(文字|桁|営業日|日間|日|時間|分間|分|秒|回|か月|ヶ月|ケ月|カ月|箇月|週間|年間|年|歳|人|名|社|件|泊|gb|mb|kb|tb|ビット|bit|バイト|byte|行|個|ページ|枚|点|pt|px|ポイント|度|km|%|パーセント|割|スペース|倍|重|段|階層|レベル)`)
+	quantityUnitRe = lazyre.New(`([0-9][0-9,]*(?:\.[0-9]+)?|[一二三四五六七八九十]+)\s*(` + quantityUnits + `)`)
 	// frequencyRe states how often: 毎日, 5分ごと, 1日1回, 月次.
 	frequencyRe = lazyre.New(`毎(日|週|月|時|分|朝|晩|回)|[0-9一二三四五六七八九十]+\s*(分|時間|日|週間?|か月|ヶ月)\s*(ごと|おき|毎|に1回|に一回)|[日週月年]次|[0-9]+\s*回\s*/\s*[日週月]|h/[0-9]+|@(daily|hourly|weekly)`)
 	ratioRe     = lazyre.New(`[0-9]+(?:\.[0-9]+)?\s*[:：対]\s*1\b|[0-9]+(?:\.[0-9]+)?\s*:\s*1$`)
@@ -187,7 +198,10 @@ var (
 	// permitRe states whether a thing is allowed: a rule's modal.
 	permitRe = lazyre.New(`禁止|限定|に限る|に限り|ては(なり|いけ)ません|ないでください|でき(ます|ません)|問題(は)?(ない|ありません)|構いません|かまいません|差し支えありません|大丈夫です|してはならない|してはいけない|しては(なら|いけ)ない|てはならない|てはいけない|ないこと|しないこと|すること|ること[。）)]?$|こと。|必須|必要がある|必要があります|必要はない|必要はありません|不要|不可|認め(る|ない|られ)|許可|できる|できない|可能|べき|べきでない|避け|使用しない|使わない|使用する|使う|原則|してよい|して良い|してもよい|しても良い|構わない|差し支えない|望ましい|推奨|\bmust\b|\bshould\b|\bng\b|\bok\b|\bmay\b`)
 	// methodRe states what to do: a procedure's steps, a command.
-	methodRe  = lazyre.New(`手順|方法|してください|して下さい|します。|する。$|すること|を使(う|用)|で確認|ツール|コマンド|\$\s|をクリック|を押|を選|を入力|を設定|をインストール|を実行|申請|提出|届け出|連絡|記入|記載|登録|相談|依頼`)
+	methodRe = lazyre.New(`手順|方法|してください|して下さい|します。|する。$|すること|を使(う|用)|で確認|ツール|コマンド|\$\s|をクリック|を押|を選|を入力|を設定|をインストール|を実行|申請|提出|届け出|連絡|記入|記載|登録|相談|依頼`)
+	// boundRe states a value as a limit: 1歳に達するまで, 3か月以内, 通算93日の
+	// 範囲内, 最大20日; not a deadline (2週間前まで).
+	boundRe   = lazyre.New(`([0-9][0-9,.]*|[一二三四五六七八九十]+)\s*(?:` + quantityUnits + `|円|万円)\s*(?:に達する|になる|を経過する)?\s*(?:まで|以内|以下|未満|の範囲内|の範囲で|を限度|を上限|を超えない|を超えて)|(?:最大|最長|最高|上限|限度)\s*(?:は|を|で)?\s*[0-9一二三四五六七八九十]`)
 	meaningRe = lazyre.New(`とは|という意味|を意味|を表す|を指す|の略|の意|定義|説明|[:：=]\s*\S`)
 )
 

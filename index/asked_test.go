@@ -49,6 +49,25 @@ func TestAskedOf(t *testing.T) {
 	}
 }
 
+// A limit is asked of an amount or a quantity; a deadline's まで is its own.
+func TestAskedBound(t *testing.T) {
+	for _, tt := range []struct {
+		q    string
+		want bool
+	}{
+		{"育休って子どもが何歳になるまで取れるの？", true},
+		{"勤続2年だと休職ってどのくらいまでできる？", true},
+		{"出張のホテル代の上限はいくらですか", true},
+		{"育休を取りたいけど、いつまでに申し出ればいい?", false},
+		{"家から会社まで6kmだと通勤手当はいくら？", false},
+		{"副業してもいい?", false},
+	} {
+		if got := AskedOf(tt.q).Bound; got != tt.want {
+			t.Errorf("AskedOf(%q).Bound = %v, want %v", tt.q, got, tt.want)
+		}
+	}
+}
+
 // stated: the asked value itself counts 1, a value of another unit less,
 // the signs of a rule or a procedure less again, an example nothing.
 func TestAskedStated(t *testing.T) {

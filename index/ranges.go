@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"lwr/analyzer"
 	"lwr/analyzer/lazyre"
 )
 
@@ -105,13 +106,24 @@ func quantitiesOf(f string) []quantity {
 // rangeMatch says whether a folded unit text writes a range of one of
 // the question's units: +1 when a range holds the question's amount, -1
 // when the unit's ranges of that unit all leave it out, 0 when it writes
-// none.
-func rangeMatch(f string, qs []quantity) int {
+// none. With +1 it returns the text (lengths in months) with the ranges
+// that hold the amount blanked: what else the unit states (勤続1年以上3年未満
+// ・・・ 3か月以内 → 3か月以内), for the range is the question's own condition,
+// not its answer.
+func rangeMatch(f string, qs []quantity) (int, string) {
 	if len(qs) == 0 {
-		return 0
+		return 0, f
 	}
+	g := inMonths(f)
+	var holding [][]int
 	seen := false
-	for _, m := range rangeRe.FindAllStringSubmatch(inMonths(f), -1) {
+	for _, mi := range rangeRe.FindAllStringSubmatchIndex(g, -1) {
+		m := make([]string, len(mi)/2)
+		for i := range m {
+			if mi[2*i] >= 0 {
+				m[i] = g[mi[2*i]:mi[2*i+1]]
+			}
+		}
 		lo, err := strconv.ParseFloat(m[1], 64)
 		if err != nil {
 			continue
@@ -158,12 +170,49 @@ func rangeMatch(f string, qs []quantity) int {
 				continue
 			}
 			if in {
-				return 1
+				holding = append(holding, mi[:2])
+				break
 			}
 		}
 	}
-	if seen {
-		return -1
+	if len(holding) > 0 {
+		var b strings.Builder
+		at := 0
+		for _, h := range holding {
+			b.WriteString(g[at:h[0]])
+			b.WriteString(" ")
+			at = h[1]
+		}
+		b.WriteString(g[at:])
+		return 1, b.String()
 	}
-	return 0
+	if seen {
+		return -1, f
+	}
+	return 0, f
+}
+
+// cellHolds reports whether a table row has a cell that is one of the
+// question's amounts itself (週3日 → a cell ３日): the row is that case's,
+// whatever ranges of the same unit its other cells write (121日～168日 a
+// year).
+func cellHolds(cells []string, qs []quantity) bool {
+	for _, c := range cells {
+		f := inMonths(analyzer.Fold(c))
+		m := askedAmountRe.FindStringSubmatchIndex(f)
+		if m == nil || strings.TrimSpace(f[:m[0]]) != "" || strings.TrimSpace(f[m[1]:]) != "" {
+			continue
+		}
+		v, err := strconv.ParseFloat(f[m[2]:m[3]], 64)
+		if err != nil {
+			continue
+		}
+		v, unit := inMonthsOf(v, rangeUnits[f[m[4]:m[5]]])
+		for _, q := range qs {
+			if q.unit == unit && q.v == v {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -32,8 +32,41 @@ func TestRangeMatch(t *testing.T) {
 		{"年半ばの異動は？", "勤続3年以上の者に支給する。", 0},
 	}
 	for _, tt := range tests {
-		if got := rangeMatch(analyzer.Fold(tt.line), quantitiesOf(analyzer.Fold(tt.q))); got != tt.want {
+		if got, _ := rangeMatch(analyzer.Fold(tt.line), quantitiesOf(analyzer.Fold(tt.q))); got != tt.want {
 			t.Errorf("%q over %q = %d, want %d", tt.q, tt.line, got, tt.want)
+		}
+	}
+}
+
+// What a line states besides the range that holds the question's amount:
+// the range is blanked, the rest is kept.
+func TestRangeMatchLeavesTheRest(t *testing.T) {
+	q := quantitiesOf(analyzer.Fold("勤続2年だと休職はどのくらいまで？"))
+	for _, tc := range []struct{ line, want string }{
+		{"勤続1年以上3年未満 ・・・ 3か月以内", "勤続  ・・・ 3か月以内"},
+		{"勤続年数が1年以上の正社員のみを対象とする。", "勤続年数が の正社員のみを対象とする。"},
+		{"勤続3年以上 ・・・ 6か月以内", "勤続3年以上 ・・・ 6か月以内"},
+	} {
+		_, rest := rangeMatch(analyzer.Fold(tc.line), q)
+		if rest != analyzer.Fold(tc.want) {
+			t.Errorf("%q leaves %q, want %q", tc.line, rest, analyzer.Fold(tc.want))
+		}
+	}
+}
+
+func TestCellHolds(t *testing.T) {
+	q := quantitiesOf(analyzer.Fold("週3日のパートで入社して半年たったら、有給は何日もらえる？"))
+	for _, tc := range []struct {
+		cells []string
+		want  bool
+	}{
+		{[]string{"３日", "121日～168日", "5日"}, true},
+		{[]string{"４日", "169日～216日", "7日"}, false},
+		{[]string{"日数", "半年", "10日"}, true},
+		{[]string{"週3日勤務の者", "5日"}, false},
+	} {
+		if got := cellHolds(tc.cells, q); got != tc.want {
+			t.Errorf("cellHolds(%q) = %v, want %v", tc.cells, got, tc.want)
 		}
 	}
 }

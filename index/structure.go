@@ -629,8 +629,104 @@ func (p *parser) htmlTable(i int) int {
 		}
 		j++
 	}
+	if header < 0 {
+		header = p.labelRows(rows)
+	}
 	p.endTable(header, rows)
 	return end - i + 1
+}
+
+// maxLabel is the most runes a cell of a header row written with <td>
+// holds: a column's name, not a sentence.
+const maxLabel = 24
+
+// labelRows finds the header of an HTML table written with <td> cells
+// only, as a word processor exports one, and returns it (-1: none). The
+// first row is the header when its cells are short labels with no
+// number while a later row holds numbers (週所定労働日数 | 勤続年数 over 3日 |
+// 5日), or when the table is two rows across three columns or more (勤続
+// 期間 | 1年6ヶ月 | … over 日数 | 11日 | …). Rows under it whose first
+// cell is empty go on naming the columns (６か月 | １年６か月 under 勤続年数):
+// the header's cells become each column's names joined, a name spanning
+// the empty cells to its right when a row below names them.
+func (p *parser) labelRows(rows []int) int {
+	if len(rows) < 2 {
+		return -1
+	}
+	cells := func(j int) []string { return p.s.units[rows[j]].cells }
+	filled := func(cs []string) int {
+		n := 0
+		for _, c := range cs {
+			if c != "" {
+				n++
+			}
+		}
+		return n
+	}
+	first := cells(0)
+	if filled(first) < 2 {
+		return -1
+	}
+	// numeric is the share of a row's filled cells that hold a number.
+	numeric := func(cs []string) float64 {
+		n := 0
+		for _, c := range cs {
+			if strings.ContainsAny(c, "0123456789０１２３４５６７８９") {
+				n++
+			}
+		}
+		return float64(n) / float64(max(filled(cs), 1))
+	}
+	across := len(rows) == 2 && len(first) >= 3 && len(cells(1)) >= 3
+	labels := numeric(first) < 0.5
+	for _, c := range first {
+		if strings.Contains(c, "。") || utf8.RuneCountInString(c) > maxLabel {
+			labels = false
+		}
+	}
+	numbers := false
+	for j := 1; j < len(rows) && !numbers; j++ {
+		numbers = numeric(cells(j)) > numeric(first)
+	}
+	if !across && !(labels && numbers) {
+		return -1
+	}
+	n := 1
+	for n < len(rows)-1 && n < 3 && len(cells(n)) > 0 && cells(n)[0] == "" && filled(cells(n)) > 0 {
+		n++
+	}
+	if n == 1 {
+		return rows[0]
+	}
+	names := make([]string, 0, len(first))
+	for j := 0; j < n; j++ {
+		last := ""
+		for i, c := range cells(j) {
+			below := false
+			for b := j + 1; b < n; b++ {
+				below = below || i < len(cells(b)) && cells(b)[i] != ""
+			}
+			if c == "" && below {
+				c = last // a name spans the columns a row below goes on naming
+			}
+			if c != "" {
+				last = c
+			}
+			for len(names) <= i {
+				names = append(names, "")
+			}
+			if c != "" && names[i] != "" {
+				names[i] += " " + c
+			} else if c != "" {
+				names[i] = c
+			}
+		}
+	}
+	for j := 0; j < n-1; j++ {
+		p.s.units[rows[j]].head = true
+	}
+	p.s.units[rows[n-1]].cells = names
+	return rows[n-1]
 }
 
 // listTable adds the rows of a reStructuredText list-table at line i (*
@@ -793,7 +889,7 @@ func (p *parser) endTable(header int, rows []int) {
 	if header >= 0 {
 		p.s.units[header].head = true
 		for _, k := range rows {
-			if k != header {
+			if k != header && !p.s.units[k].head {
 				p.s.units[k].header = header
 			}
 		}

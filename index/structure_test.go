@@ -68,6 +68,59 @@ func TestStructureHTMLTable(t *testing.T) {
 	}
 }
 
+// Tables a word processor exports, <td> cells only: the header is read
+// from the cells themselves. A first row of labels over rows of numbers
+// heads its columns, a row under it whose first cell is empty goes on
+// naming them (the name spanning the empty cells to its right), and a
+// table two rows across is keyed by its first row. A table of label and
+// sentence pairs has no header.
+func TestStructureTDOnlyTables(t *testing.T) {
+	td := func(rows ...[]string) string {
+		var b strings.Builder
+		b.WriteString("<table>\n")
+		for _, r := range rows {
+			b.WriteString("  <tr>\n")
+			for _, c := range r {
+				b.WriteString("    <td>" + c + "</td>\n")
+			}
+			b.WriteString("  </tr>\n")
+		}
+		return b.String() + "</table>\n\n"
+	}
+	text := "## 比例付与\n\n" +
+		td([]string{"週所定労働日数", "１年間の所定労働日数", "勤続年数", "", ""},
+			[]string{"", "", "６か月", "１年 ６か月", "２年 ６か月"},
+			[]string{"４日", "169日～216日", "7日", "8日", "9日"},
+			[]string{"３日", "121日～168日", "5日", "6日", "6日"}) +
+		td([]string{"勤続 期間", "1年 6ヶ月", "2年 6ヶ月", "3年 6ヶ月"},
+			[]string{"日数", "11日", "12日", "14日"}) +
+		td([]string{"けん責", "始末書を提出させて将来を戒める。"},
+			[]string{"減給", "減給は1回の額が平均賃金の1日分の5割を超えない。"}) +
+		td([]string{"始業時刻", "１０時００分"}, []string{"終業時刻", "１９時００分"})
+	s := structureOf(Lines(text))
+	for _, tc := range []struct{ sub, want string }{
+		{"121日～168日", "３日 | １年間の所定労働日数: 121日～168日 | 勤続年数 ６か月: 5日 | 勤続年数 １年 ６か月: 6日 | 勤続年数 ２年 ６か月: 6日"},
+		{"11日", "日数 | 1年 6ヶ月: 11日 | 2年 6ヶ月: 12日 | 3年 6ヶ月: 14日"},
+		{"将来を戒める", "けん責 | 始末書を提出させて将来を戒める。"},
+		{"減給は1回", "減給 | 減給は1回の額が平均賃金の1日分の5割を超えない。"},
+		{"１９時", "終業時刻 | １９時００分"},
+	} {
+		if got := plainOf(t, s, tc.sub); got != tc.want {
+			t.Errorf("row %s reads %q, want %q", tc.sub, got, tc.want)
+		}
+	}
+	for _, sub := range []string{"週所定労働日数", "６か月", "勤続 期間"} {
+		if u := unitOf(t, s, sub); !u.head || u.header >= 0 {
+			t.Errorf("the row of %s is not a header (head %v, header %d)", sub, u.head, u.header)
+		}
+	}
+	for _, sub := range []string{"けん責", "始業時刻"} {
+		if u := unitOf(t, s, sub); u.head {
+			t.Errorf("the row of %s is taken for a header", sub)
+		}
+	}
+}
+
 // Markdown and reStructuredText list-tables: rows with their column
 // headers, the header row marked as such.
 func TestStructureMarkdownAndRSTTables(t *testing.T) {
