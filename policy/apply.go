@@ -177,7 +177,69 @@ func Apply(cands []Candidate, corpus *Corpus, prefs *Preferences, cur *Currentne
 	if opts.keepsOrder() {
 		return out
 	}
-	return abolishedLast(newestNext(promotedFirst(out)))
+	return abolishedLast(newestNext(newerFirst(promotedFirst(out))))
+}
+
+// aliveShare is the least share of an older edition's score a newer
+// edition must score to be moved above it: about as well, so that it
+// answers as the old one does. One that scores less comes next to the old
+// one (newestNext) when the corpus relates the two.
+const aliveShare = 0.8
+
+// newerThan compares two documents as editions: of one document (paths
+// that differ only in years, dates and versions, or equal titles the
+// corpus relates) by their texts' editions, then their paths; of one
+// collection (folders that differ only so: owasp/asvs/4.0/…, owasp/asvs/5.0/…)
+// by those folders. +1 when a is the newer, 0 when they are no editions
+// of one thing or nothing tells.
+func newerThan(a, b Annotated) int {
+	related := slices.ContainsFunc(b.Relations, func(r Relation) bool { return r.Path == a.Path })
+	if related || FamilyKey(a.Path) == FamilyKey(b.Path) {
+		if c := edition.Compare(a.Editions, b.Editions); c != 0 {
+			return c
+		}
+		if FamilyKey(a.Path) == FamilyKey(b.Path) {
+			return ComparePaths(a.Path, b.Path)
+		}
+		return 0
+	}
+	return NewerCollection(a.Path, b.Path)
+}
+
+// newerFirst moves a newer edition of a document or of its collection up
+// to just above the highest-ranked older one, when both matched in their
+// own text, it scores at least aliveShare of the older one and nothing
+// newer ranks above the older one already: a question that names no year
+// wants the current text first. A collection's files are often named and
+// cut otherwise from edition to edition (0x11-V2-Authentication.md,
+// 0x15-V6-Authentication.md), so nothing but their folders relates them.
+func newerFirst(out []Annotated) []Annotated {
+	for i := 0; i < len(out); i++ {
+		old := out[i]
+		if !old.OwnMatch || old.Promoted {
+			continue
+		}
+		if slices.ContainsFunc(out[:i], func(a Annotated) bool { return newerThan(a, old) > 0 }) {
+			continue
+		}
+		best := -1
+		for j := i + 1; j < len(out); j++ {
+			n := out[j]
+			if !n.OwnMatch || n.Score < aliveShare*old.Score || newerThan(n, old) <= 0 {
+				continue
+			}
+			if best < 0 || newerThan(n, out[best]) > 0 {
+				best = j
+			}
+		}
+		if best < 0 {
+			continue
+		}
+		n := out[best]
+		copy(out[i+1:best+1], out[i:best])
+		out[i] = n
+	}
+	return out
 }
 
 // abolishedLast moves a document whose own text says it was abolished

@@ -426,7 +426,7 @@ func resolve(c *Conflict, a, b source, historical bool) {
 	basis := ""
 	if a.local() && b.local() {
 		n, how := newer(a.hit, b.hit)
-		if n == 0 && familyKey(a.hit.Path) == familyKey(b.hit.Path) {
+		if n == 0 && policy.FamilyKey(a.hit.Path) == policy.FamilyKey(b.hit.Path) {
 			// Editions published in folders named by year or version
 			// (styleguide_2016-08, styleguide_2026-02).
 			n, how = newerEdition(a.hit, b.hit), "フォルダ名の版・年"

@@ -2,11 +2,9 @@ package research
 
 import (
 	"slices"
-	"strconv"
 	"strings"
 
 	"lwr/analyzer/edition"
-	"lwr/analyzer/lazyre"
 	"lwr/index"
 	"lwr/policy"
 )
@@ -15,32 +13,6 @@ import (
 // example, an FAQ or minutes (unless the question is about those); the
 // newest edition of a family before the older ones, wherever the search
 // ranked them; then the search's order.
-
-// versionToken is a year, a date or a version number in a path.
-var versionToken = lazyre.New(`[0-9]+(?:[.\-][0-9]+)*`)
-
-// familyKey is a path without its years, dates and version numbers
-// (cookpad/styleguide_2016-08/ruby.ja.md → cookpad/styleguide_#/ruby.ja.md):
-// two editions of one document published in folders named by edition
-// have the same key.
-func familyKey(p string) string {
-	return versionToken.ReplaceAllString(p, "#")
-}
-
-// pathVersion are the numbers of a path's years, dates and versions, in
-// order.
-func pathVersion(p string) [][]int {
-	var out [][]int
-	for _, t := range versionToken.FindAllString(p, -1) {
-		var nums []int
-		for _, n := range strings.FieldsFunc(t, func(r rune) bool { return r == '.' || r == '-' }) {
-			v, _ := strconv.Atoi(n)
-			nums = append(nums, v)
-		}
-		out = append(out, nums)
-	}
-	return out
-}
 
 // sameFamily reports whether two local sources are editions of one
 // document: the policies relate them (titles equal but for years or
@@ -55,51 +27,12 @@ func sameFamily(a, b *Hit) bool {
 			return true
 		}
 	}
-	return familyKey(a.Path) == familyKey(b.Path)
+	return policy.FamilyKey(a.Path) == policy.FamilyKey(b.Path)
 }
 
-// collectionKey is the folder of a path that names an edition, with its
-// years, dates and versions replaced (freee/a11y-guidelines_202603.0/ja/…
-// → freee/a11y-guidelines_#): the documents under two such folders are
-// two editions of one collection. "" for a path with no such folder.
-func collectionKey(p string) string {
-	segs := strings.Split(p, "/")
-	for i, sg := range segs[:len(segs)-1] {
-		if versionToken.MatchString(sg) {
-			return familyKey(strings.Join(segs[:i+1], "/"))
-		}
-	}
-	return ""
-}
-
-// newerCollection compares the collections two local sources stand in:
-// +1 when a's folder names the newer edition, -1 when b's does, 0 when
-// they are not editions of one collection.
-func newerCollection(a, b *Hit) int {
-	ka := collectionKey(a.Path)
-	if ka == "" || ka != collectionKey(b.Path) {
-		return 0
-	}
-	n := strings.Count(ka, "/") + 1
-	fa := strings.Join(strings.Split(a.Path, "/")[:n], "/")
-	fb := strings.Join(strings.Split(b.Path, "/")[:n], "/")
-	return comparePaths(fa, fb)
-}
-
-// comparePaths compares the years, dates and versions of two paths in
-// order: +1 when a's are the later, -1 when b's are, 0 when they tie.
-func comparePaths(a, b string) int {
-	va, vb := pathVersion(a), pathVersion(b)
-	for i := range min(len(va), len(vb)) {
-		if c := slices.Compare(va[i], vb[i]); c != 0 {
-			if c > 0 {
-				return 1
-			}
-			return -1
-		}
-	}
-	return 0
-}
+// newerCollection compares the collections two local sources stand in
+// (policy.NewerCollection).
+func newerCollection(a, b *Hit) int { return policy.NewerCollection(a.Path, b.Path) }
 
 // newerEdition compares two editions of one document: +1 when a is the
 // newer, -1 when b is, 0 when neither their texts (edition, revision and
@@ -111,10 +44,10 @@ func newerEdition(a, b *Hit) int {
 	if c := edition.Compare(a.Match.Editions, b.Match.Editions); c != 0 {
 		return c
 	}
-	if familyKey(a.Path) != familyKey(b.Path) {
+	if policy.FamilyKey(a.Path) != policy.FamilyKey(b.Path) {
 		return 0
 	}
-	return comparePaths(a.Path, b.Path)
+	return policy.ComparePaths(a.Path, b.Path)
 }
 
 // kindRank orders the kinds of document: rules first.

@@ -110,24 +110,25 @@ func TestSnippetsAreNarrow(t *testing.T) {
 }
 
 // The newest of an undeclared family (equal titles but for the year)
-// comes next to an older one that ranks above it; an abolished rule goes
+// comes next to an older one that ranks above it and scores much better;
+// an abolished rule goes
 // below the rules in force that answer too, but a word only it has still
 // finds it first.
 func TestNewestNextAndAbolishedLast(t *testing.T) {
 	root := researchtest.WriteTree(t, map[string]string{
 		"研修/2024/経費の手引.md": "# 経費の手引\n\n2024年度版\n\n交通費の精算は翌月末まで。交通費の精算は領収書を添える。交通費の精算は課長が承認する。交通費の精算の例。\n",
 		"メモ/交通費メモ.md":      "# メモ\n\n交通費の精算について質問があった。交通費の精算の期限を確認した。\n",
-		"研修/2025/経費の手引.md": "# 経費の手引\n\n2025年度版\n\n## 交通\n\n交通の手段は問わない。\n\n" + strings.Repeat("旅費の規定は別にある。\n", 30) + "\n## 締め\n\n精算は翌月10日まで。\n",
+		"研修/2025/経費の手引.md": "# 経費の手引\n\n2025年度版\n\n" + strings.Repeat("旅費の規定は別にある。\n", 60) + "\n## 締め\n\n交通の精算は翌月10日まで。\n",
 		"規程/旧経費規程.md":      "# 旧経費規程\n\n制定 2001年4月1日\n廃止 2015年3月31日\n\n交通費の精算は毎月。交通費の精算は現金で行う。交通費の精算は書庫搬出簿に記す。交通費の精算は精算。\n",
 	})
 	s := NewSession(Options{Index: index.Options{Root: root, Dir: configtest.TempDir(t)}, AutoBuild: &AutoBuild{}})
 	defer s.Close()
-	pure, _ := searchPaths(t, s, "交通費の精算", true)
+	pure, res := searchPaths(t, s, "交通費の精算", true)
 	got, _ := searchPaths(t, s, "交通費の精算", false)
 	at := func(ps []string, p string) int { return slices.Index(ps, p) }
 	const old, newer, dead = "研修/2024/経費の手引.md", "研修/2025/経費の手引.md", "規程/旧経費規程.md"
-	if at(pure, newer) <= at(pure, old)+1 {
-		t.Fatalf("the test needs the newer edition ranked well below the old one by relevance: %v", pure)
+	if at(pure, newer) <= at(pure, old)+1 || res.Matches[at(pure, newer)].Score >= 0.8*res.Matches[at(pure, old)].Score {
+		t.Fatalf("the test needs the newer edition ranked well below the old one by relevance, and scored much lower: %v", pure)
 	}
 	if at(got, newer) != at(got, old)+1 {
 		t.Errorf("the newest edition is not next to the old one: %v (relevance %v)", got, pure)
@@ -141,4 +142,45 @@ func TestNewestNextAndAbolishedLast(t *testing.T) {
 	if only, _ := searchPaths(t, s, "書庫搬出簿", false); len(only) == 0 || only[0] != dead {
 		t.Errorf("a word only the abolished rule has: %v", only)
 	}
+}
+
+// A newer edition that answers about as well as the older one ranking
+// above it comes first: of the same document (folders by year), and of a
+// collection whose files are named otherwise from edition to edition
+// (asvs/4.0/…V2…, asvs/5.0/…V6…). A question that names the old edition
+// keeps the relevance order.
+func TestNewerEditionAboutAsGoodComesFirst(t *testing.T) {
+	root := researchtest.WriteTree(t, map[string]string{
+		"asvs/4.0/ja/0x11-V2-Authentication.md": "# V2 認証\n\n## パスワード\n\nパスワードの長さは12文字以上とする。パスワードの長さを確かめる。パスワードの長さの上限は64文字以上とする。\n",
+		"asvs/5.0/ja/0x15-V6-Authentication.md": "# V6 認証\n\n## パスワード\n\nパスワードの長さは15文字以上とする。多要素認証を使う。\n",
+		"研修/2024/電話応対.md":                       "# 電話応対\n\n2024年度版\n\n電話は3コール以内に取る。電話では社名を名乗る。\n",
+		"研修/2025/電話応対.md":                       "# 電話応対\n\n2025年度版\n\n電話は3コール以内に取る。電話では社名と名前を名乗る。\n",
+		"メモ/雑談.md":                              "# 雑談\n\n昼食の店を探している。\n",
+	})
+	s := NewSession(Options{Index: index.Options{Root: root, Dir: configtest.TempDir(t)}, AutoBuild: &AutoBuild{}})
+	defer s.Close()
+	for _, tc := range []struct{ query, old, newer string }{
+		{"パスワードの長さは何文字以上", "asvs/4.0/ja/0x11-V2-Authentication.md", "asvs/5.0/ja/0x15-V6-Authentication.md"},
+		{"電話は何コールで取る", "研修/2024/電話応対.md", "研修/2025/電話応対.md"},
+	} {
+		pure, res := searchPaths(t, s, tc.query, true)
+		at := func(ps []string, p string) int { return slices.Index(ps, p) }
+		if at(pure, tc.old) != 0 || at(pure, tc.newer) < 0 || res.Matches[at(pure, tc.newer)].Score < 0.8*res.Matches[0].Score {
+			t.Fatalf("%s: the test needs the old edition first by relevance and the newer scoring about as well: %v %v", tc.query, pure, scores(res))
+		}
+		if got, _ := searchPaths(t, s, tc.query, false); len(got) < 2 || got[0] != tc.newer || got[1] != tc.old {
+			t.Errorf("%s: %v, want the newer edition first, then the old one", tc.query, got)
+		}
+	}
+	if got, _ := searchPaths(t, s, "4.0のパスワードの長さは何文字以上", false); len(got) == 0 || got[0] != "asvs/4.0/ja/0x11-V2-Authentication.md" {
+		t.Errorf("a question that names the old edition: %v", got)
+	}
+}
+
+func scores(res *Result) []float64 {
+	var out []float64
+	for _, m := range res.Matches {
+		out = append(out, m.Score)
+	}
+	return out
 }
