@@ -72,6 +72,12 @@ func TestKeyPointsNewestEditionFirst(t *testing.T) {
 	if cf.Winner < 0 || cf.Sides[cf.Winner].Where != "規程/2024/旅費規程.md" || cf.Sides[1-cf.Winner].Class != "ローカル旧版" {
 		t.Errorf("conflict %+v, want the 2024 edition's value taken over the old edition's", cf)
 	}
+	// A question that names the old edition's year wants its text: the
+	// search's order stands (relevance ranks the 2020 edition first).
+	c, _ = conclusionOf(t, map[string]string{"規程/2020/旅費規程.md": old, "規程/2024/旅費規程.md": cur}, "2020年の旅費規程では宿泊料の上限はいくらだった？")
+	if len(c.Points) == 0 || c.Points[0].Where != "規程/2020/旅費規程.md" || !strings.Contains(c.Points[0].Text, "8,000円") {
+		t.Errorf("points %+v, want the 2020 edition's first for a question that names 2020", c.Points)
+	}
 }
 
 // Two editions of a collection of guides, in folders named by edition,

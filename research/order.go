@@ -105,7 +105,8 @@ func blankFormOnly(s source, query string) bool {
 // rule's), among the others blank forms last; then the search's order,
 // with the newest edition of a family moved up to just before the
 // highest-ranked older one (else the first point of a newer edition of
-// its collection). It labels an older
+// its collection) unless the question names a year or an old edition.
+// It labels an older
 // edition's point 旧版 when a newer one of its family or collection is
 // among the points.
 func orderPoints(rs []rankedPoint, query string, answers bool) []rankedPoint {
@@ -125,7 +126,10 @@ func orderPoints(rs []rankedPoint, query string, answers bool) []rankedPoint {
 		}
 		slices.SortStableFunc(rs, func(a, b rankedPoint) int { return last(a) - last(b) })
 	}
-	for i := 0; i < len(rs); i++ {
+	// A question that names a year or an old edition (2016年版では) wants
+	// that edition's text: the search's order, which keeps relevance.
+	historical := policy.Historical(query)
+	for i := 0; i < len(rs) && !historical; i++ {
 		if !rs[i].src.local() {
 			continue
 		}
