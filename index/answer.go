@@ -191,6 +191,15 @@ const (
 // 達するまで) when the question asks for one (どのくらいまで): × 1 + wBound.
 const wBound = 0.25
 
+// exceptionLine opens a clause that makes an exception to the rule
+// before it: 本条第1項にかかわらず, 前項の規定にかかわらず.
+var exceptionLine = lazyre.New(`^[\s0-9０-９.．、)）(（#*-]*(?:本条|前条|前項|同項|同条|第[0-9０-９一二三四五六七八九十]+(?:条|項))[^、。]{0,12}?(?:に|にも)かかわらず`)
+
+// wException weighs a clause that makes an exception to the rule before
+// it (日雇従業員からの申出は拒むことができる after the rule of 6時間): the
+// rule answers first.
+const wException = 0.7
+
 // wFarHeading weighs a word that only a heading above the unit's own
 // names (a chapter's 採用、休職及び副業等 over 第5条 採用手続): the chapter
 // holds other topics too. A word of the file's head (its title) counts
@@ -673,6 +682,9 @@ func (c *chooser) score(k int, prior float64) unitScore {
 	}
 	if !c.purposeAsked && c.inPurpose(k) {
 		us.kind *= wPurpose
+	}
+	if exceptionLine.MatchString(c.s.lines[u.start]) {
+		us.kind *= wException
 	}
 	switch u.kind {
 	case unitLinks:

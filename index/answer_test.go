@@ -273,3 +273,34 @@ func TestAnswerIsTheLimitNotTheCondition(t *testing.T) {
 		t.Fatalf("answer %+v, want the line of 勤続1年以上3年未満 ・・・ 3か月以内", a)
 	}
 }
+
+// shortHours is a rule shaped like the real ones: the rule of a shorter
+// day, then a clause that makes an exception to it and names the hours
+// and the day too.
+const shortHours = "# 育児介護休業規程\n\n9.  # 所定労働時間の短縮措置等\n\n    1.  ### (育児短時間勤務)\n\n" +
+	"        1.  #### 3歳に満たない子を養育する従業員は、申し出ることにより、所定労働時間を以下のように変更することができる。\n\n" +
+	"            1.  #### 所定労働時間を午前9時から午後4時まで（うち休憩時間は、午前12時から午後1時までの1時間とする。）の6時間とする（1歳に満たない子を育てる女性従業員は更に別途30分ずつ2回の育児時間を請求することができる。）。\n\n" +
+	"        2.  #### 本条第1項にかかわらず、日雇従業員及び1日の所定労働時間が6時間以下である従業員からの育児短時間勤務の申出は拒むことができる。\n\n" +
+	"        3.  #### 申出をしようとする者は、1回につき、1か月以上1年以内の期間について、短縮を開始しようとする日の1か月前までに申し出なければならない。\n"
+
+// The rule answers before the clause that makes an exception to it
+// (本条第1項にかかわらず …), though the exception holds more of the
+// question's words.
+func TestAnswerIsTheRuleBeforeItsException(t *testing.T) {
+	root := tree(t, map[string]string{"規程/育児介護休業規程.md": shortHours})
+	ix := openTest(t, root, configtest.TempDir(t))
+	mustBuild(t, ix, BuildOptions{})
+	res := find(t, ix, "子どもが3歳になるまで時短勤務ってできる？1日何時間勤務になる？", SearchOptions{Limit: 3, MaxChars: 400})
+	if len(res.Matches) == 0 {
+		t.Fatal("no match")
+	}
+	a := res.Matches[0].Answer
+	if a == nil || !strings.Contains(a.Text, "午後4時まで") {
+		t.Fatalf("answer %+v, want the rule of the 6時間 day", a)
+	}
+	// The heading marks a converter writes after the item's number are no
+	// part of what the answer reads.
+	if !strings.HasPrefix(a.Text, "1. 所定労働時間を") {
+		t.Errorf("answer reads %q", a.Text)
+	}
+}

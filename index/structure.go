@@ -57,10 +57,13 @@ var (
 	articleStart = lazyre.New(`^\s*第\s*[0-9０-９一二三四五六七八九十百千]+\s*条(?:の[0-9０-９一二三四五六七八九十]+)?\s*[（(][^）)]{1,40}[）)]`)
 	// An item of a list: - * + ・ ● 1. 1) （1） ① a. and a clause of
 	// an article (2　貸与機器は…).
-	itemMark     = lazyre.New(`^(\s*)(?:[-*+]\s+|[・●○■□◆◇▪•※]\s*|[0-9０-９]{1,3}[.)．）]\s*|[（(][0-9０-９a-zA-Zア-ン一二三四五六七八九十]{1,3}[)）]\s*|[①-⑳]\s*|[a-zA-Z][.)]\s+|[0-9０-９]{1,2}　)`)
-	mdRule       = lazyre.New(`^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$`)
-	anchorOnly   = lazyre.New(`(?i)^\s*<a\s+(name|id)=["'][^"']*["']\s*/?>\s*(</a>)?\s*$`)
-	htmlTag      = lazyre.New(`<[^>]*>`)
+	itemMark   = lazyre.New(`^(\s*)(?:[-*+]\s+|[・●○■□◆◇▪•※]\s*|[0-9０-９]{1,3}[.)．）]\s*|[（(][0-9０-９a-zA-Zア-ン一二三四五六七八九十]{1,3}[)）]\s*|[①-⑳]\s*|[a-zA-Z][.)]\s+|[0-9０-９]{1,2}　)`)
+	mdRule     = lazyre.New(`^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$`)
+	anchorOnly = lazyre.New(`(?i)^\s*<a\s+(name|id)=["'][^"']*["']\s*/?>\s*(</a>)?\s*$`)
+	htmlTag    = lazyre.New(`<[^>]*>`)
+	// itemHeading is a list item's marker followed by a heading's marks,
+	// as a converter writes a numbered article (1.  #### 育児休業の期間は…).
+	itemHeading  = lazyre.New(`^((?:[0-9]+[.)]|[-*+])\s+)#{1,6}\s+`)
 	mdLink       = lazyre.New(`!?\[([^\]]*)\]\(([^)]*)\)`)
 	tocLink      = lazyre.New(`^\s*(?:[-*+]\s+|[0-9]{1,3}[.)]\s*)?\[[^\]]*\]\(#[^)]*\)\s*$`)
 	rstListTable = lazyre.New(`^(\s*)\.\.\s+list-table::`)
@@ -836,6 +839,12 @@ func (s *structure) text(k int) string {
 	return strings.Join(s.lines[u.start:u.end+1], "\n")
 }
 
+// WithoutItemHeading drops the heading marks a converter writes after a
+// list item's marker: 1.  #### 育児休業の期間は… → 1.  育児休業の期間は….
+func WithoutItemHeading(t string) string {
+	return itemHeading.ReplaceAllString(t, "$1")
+}
+
 // plain is a unit's text without markup, one line: a row as its cells
 // with their column headers (本人が結婚したとき | 休暇日数: 5日), a heading
 // without its marks.
@@ -874,7 +883,7 @@ func (s *structure) plain(k int) string {
 	}
 	var parts []string
 	for _, l := range s.lines[u.start : u.end+1] {
-		if t := plainText(strings.TrimSpace(l)); t != "" {
+		if t := plainText(WithoutItemHeading(strings.TrimSpace(l))); t != "" {
 			parts = append(parts, t)
 		}
 	}

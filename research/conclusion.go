@@ -556,9 +556,11 @@ var (
 )
 
 // plainLine is a line of a key point without its markup: a link as its
-// text, no tags, no emphasis or code marks (the quoted lines of section 1
+// text, no tags, no heading marks after an item's number, no emphasis or
+// code marks (the quoted lines of section 1
 // keep theirs).
 func plainLine(t string) string {
+	t = index.WithoutItemHeading(t)
 	t = mdLinkRe.ReplaceAllString(t, "$1")
 	t = htmlTagRe.ReplaceAllString(t, " ")
 	t = strings.NewReplacer("**", "", "__", "", "`", "", "&nbsp;", " ", "&lt;", "<", "&gt;", ">", "&amp;", "&").Replace(t)
