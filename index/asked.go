@@ -189,6 +189,9 @@ var (
 	yenRe = lazyre.New(`[0-9][0-9,]*(?:\.[0-9]+)?\s*(?:億|万|千)?\s*円`)
 	// quantityUnitRe is a number and its unit; dates are masked first.
 	quantityUnitRe = lazyre.New(`([0-9][0-9,]*(?:\.[0-9]+)?|[一二三四五六七八九十]+)\s*(` + quantityUnits + `)`)
+	// enoughRe is 十分 (enough) where no numeral comes before it: 三十分 is
+	// 30 minutes, 十分な時間 is no number.
+	enoughRe = lazyre.New(`(^|[^0-9一二三四五六七八九十百千])十分`)
 	// frequencyRe states how often: 毎日, 5分ごと, 1日1回, 月次.
 	frequencyRe = lazyre.New(`毎(日|週|月|時|分|朝|晩|回)|[0-9一二三四五六七八九十]+\s*(分|時間|日|週間?|か月|ヶ月)\s*(ごと|おき|毎|に1回|に一回)|[日週月年]次|[0-9]+\s*回\s*/\s*[日週月]|h/[0-9]+|@(daily|hourly|weekly)`)
 	ratioRe     = lazyre.New(`[0-9]+(?:\.[0-9]+)?\s*[:：対]\s*1\b|[0-9]+(?:\.[0-9]+)?\s*:\s*1$`)
@@ -219,6 +222,7 @@ func (a Asked) stated(f string) float64 {
 	}
 	if a.Has(AskQuantity) {
 		masked := dateRe.ReplaceAllStringFunc(f, func(m string) string { return strings.Repeat("#", len(m)) })
+		masked = enoughRe.ReplaceAllString(masked, "$1##") // 十分な時間: enough, not 10 minutes
 		for _, m := range quantityUnitRe.FindAllStringSubmatch(masked, -1) {
 			u := unitName(m[2])
 			switch {
