@@ -719,7 +719,7 @@ func (c *chooser) score(k int, prior float64) unitScore {
 	if p.asked.Bound && boundRe.MatchString(rest) {
 		us.boundFactor = 1 + wBound // 3か月以内 for どのくらいまで
 	}
-	us.stated = stated(c.folded[k])
+	us.stated = p.asked.stated(rest)
 	if exampleLine.MatchString(c.s.lines[u.start]) {
 		us.stated = 0 // （例）宿泊費 5000円: an example, not the rule's value
 	}

@@ -645,8 +645,9 @@ const maxLabel = 24
 
 // labelRows finds the header of an HTML table written with <td> cells
 // only, as a word processor exports one, and returns it (-1: none). The
-// first row is the header when its cells are short labels with no
-// number while a later row holds numbers (週所定労働日数 | 勤続年数 over 3日 |
+// first row is the header when its cells are short labels, most of them
+// with no number, while a later row holds numbers in more of its cells
+// (週所定労働日数 | １年間の所定労働日数 | 勤続年数 over ３日 | 121日～168日 |
 // 5日), or when the table is two rows across three columns or more (勤続
 // 期間 | 1年6ヶ月 | … over 日数 | 11日 | …). Rows under it whose first
 // cell is empty go on naming the columns (６か月 | １年６か月 under 勤続年数):
