@@ -266,6 +266,23 @@ func TestSynonymEntriesRespectWordBoundaries(t *testing.T) {
 	}
 }
 
+// A query that says a dictionary word twice, in two words of its group,
+// has one entry: at the first, with where it says it again.
+func TestSynonymEntriesSayItAgain(t *testing.T) {
+	q := "会社を辞めるとき、退職金ってもらえる？"
+	var again []string
+	for _, e := range DefaultSynonyms().Entries(q) {
+		if q[e.Start:e.End] == "退職" {
+			for _, sp := range e.Again {
+				again = append(again, q[sp[0]:sp[1]])
+			}
+		}
+	}
+	if !slices.Contains(again, "会社を辞める") {
+		t.Errorf("退職's entry says again %q, want 会社を辞める among them", again)
+	}
+}
+
 // A dictionary word matches the query in any inflection and spelling of
 // its base forms, but a word whose ending the analyzer drops (取ってくる)
 // matches only as written.

@@ -257,6 +257,9 @@ func parseSynonyms(data []byte) (*Synonyms, error) {
 type Entry struct {
 	Start, End int
 	Synonyms   []string
+	// Again are the spans where the query says the word once more, in
+	// another word of its group (会社を辞める beside 退職).
+	Again [][2]int
 }
 
 // wholeTerms returns the base forms of a Japanese word when they stand for
@@ -390,13 +393,17 @@ func (s *Synonyms) Entries(query string) []Entry {
 			continue
 		}
 		for mi := first + 1; mi < len(g); mi++ {
-			if _, _, ok := locate(gi, mi); !ok {
+			a, b, ok := locate(gi, mi)
+			switch {
+			case !ok:
 				e.Synonyms = append(e.Synonyms, s.raw[gi][mi])
+			case b <= e.Start || a >= e.End:
+				e.Again = append(e.Again, [2]int{a, b})
 			}
 		}
 		// Members before the first found one are not in the query.
 		e.Synonyms = append(append([]string(nil), s.raw[gi][:first]...), e.Synonyms...)
-		if len(e.Synonyms) > 0 {
+		if len(e.Synonyms) > 0 || len(e.Again) > 0 {
 			out = append(out, e)
 		}
 	}

@@ -290,7 +290,13 @@ func (p *rankedPlan) covered(start, end int) []int {
 
 // addDictionary adds the dictionary's synonyms, each for the words its
 // entry spans in the query.
+//
+// Words that only say again a word the question holds elsewhere (会社を
+// 辞める beside 退職金: 退職) weigh as little as a gloss: the question's
+// own word finds the passage, and 会社, in every line of a rule, would
+// pick the wrong one.
 func (p *rankedPlan) addDictionary(opts SearchOptions) {
+	restated := map[int]bool{}
 	for _, e := range opts.Dictionary.Entries(p.text) {
 		to := p.covered(e.Start, e.End)
 		if len(to) == 0 {
@@ -299,6 +305,17 @@ func (p *rankedPlan) addDictionary(opts SearchOptions) {
 		for _, s := range e.Synonyms {
 			p.addSyn(s, opts.Dictionary.Terms(s), wSynonym, false, to)
 		}
+		for _, sp := range e.Again {
+			for _, i := range p.covered(sp[0], sp[1]) {
+				if !slices.Contains(to, i) {
+					restated[i] = true
+				}
+			}
+		}
+	}
+	for i := range restated {
+		p.weights[i] *= wGloss
+		p.content = slices.DeleteFunc(p.content, func(t string) bool { return t == p.terms[i] })
 	}
 }
 

@@ -181,3 +181,28 @@ func TestTimeFramesAreNotTheTopic(t *testing.T) {
 		}
 	}
 }
+
+// Words that only say again a word the question holds elsewhere (会社を
+// 辞める beside 退職金) weigh as little as a gloss; said once, they weigh
+// as words.
+func TestRestatedWordsWeighLess(t *testing.T) {
+	opts := SearchOptions{Dictionary: analyzer.DefaultSynonyms()}
+	weight := func(q, word string) (float64, bool) {
+		p := planRanked(Query{Words: []Word{{Text: q}}}, opts)
+		k, ok := p.termIndex[word]
+		if !ok {
+			t.Fatalf("%q: no word %q in %v", q, word, p.terms)
+		}
+		return p.weights[k], slices.Contains(p.content, word)
+	}
+	w, content := weight("会社を辞めるとき、退職金ってもらえる？", "会社")
+	if w > wGloss || content {
+		t.Errorf("会社 of 会社を辞める beside 退職金 weighs %g (content %v), want at most %g", w, content, wGloss)
+	}
+	if w, _ := weight("会社を辞めるとき、退職金ってもらえる？", "退職"); w < 0.5 {
+		t.Errorf("退職 weighs %g", w)
+	}
+	if w, content := weight("会社を辞めるときの手続きは？", "会社"); w <= wGloss || !content {
+		t.Errorf("会社 of 会社を辞める alone weighs %g (content %v)", w, content)
+	}
+}
