@@ -197,6 +197,9 @@ func rangeMatch(f string, qs []quantity) (int, string) {
 // whatever ranges of the same unit its other cells write (121日～168日 a
 // year).
 func cellHolds(cells []string, qs []quantity) bool {
+	if len(qs) == 0 {
+		return false
+	}
 	for _, c := range cells {
 		f := inMonths(analyzer.Fold(c))
 		m := askedAmountRe.FindStringSubmatchIndex(f)
