@@ -262,16 +262,24 @@ const sickLeave = "# 就業規則\n\n### 第18条　休職\n" +
 // that only says who may take the leave (勤続年数が1年以上) nor the count
 // of times (通算2回).
 func TestAnswerIsTheLimitNotTheCondition(t *testing.T) {
-	root := tree(t, map[string]string{"規程/就業規則.md": sickLeave})
-	ix := openTest(t, root, configtest.TempDir(t))
-	mustBuild(t, ix, BuildOptions{})
-	res := find(t, ix, "病気で長く休むことになりそう。勤続2年だと休職ってどのくらいまでできる？", SearchOptions{Limit: 3, MaxChars: 400})
-	if len(res.Matches) == 0 {
-		t.Fatal("no match")
-	}
-	if a := res.Matches[0].Answer; a == nil || !strings.Contains(a.Text, "3か月以内") {
+	a := firstAnswer(t, "規程/就業規則.md", sickLeave, "病気で長く休むことになりそう。勤続2年だと休職ってどのくらいまでできる？")
+	if a == nil || !strings.Contains(a.Text, "3か月以内") {
 		t.Fatalf("answer %+v, want the line of 勤続1年以上3年未満 ・・・ 3か月以内", a)
 	}
+}
+
+// firstAnswer searches a folder of one file and returns its first hit's
+// answer (nil for none).
+func firstAnswer(t *testing.T, path, body, query string) *Answer {
+	t.Helper()
+	root := tree(t, map[string]string{path: body})
+	ix := openTest(t, root, configtest.TempDir(t))
+	mustBuild(t, ix, BuildOptions{})
+	res := find(t, ix, query, SearchOptions{Limit: 3, MaxChars: 400})
+	if len(res.Matches) == 0 {
+		t.Fatalf("%s: no match", query)
+	}
+	return res.Matches[0].Answer
 }
 
 // shortHours is a rule shaped like the real ones: the rule of a shorter
@@ -287,14 +295,7 @@ const shortHours = "# 育児介護休業規程\n\n9.  # 所定労働時間の短
 // (本条第1項にかかわらず …), though the exception holds more of the
 // question's words.
 func TestAnswerIsTheRuleBeforeItsException(t *testing.T) {
-	root := tree(t, map[string]string{"規程/育児介護休業規程.md": shortHours})
-	ix := openTest(t, root, configtest.TempDir(t))
-	mustBuild(t, ix, BuildOptions{})
-	res := find(t, ix, "子どもが3歳になるまで時短勤務ってできる？1日何時間勤務になる？", SearchOptions{Limit: 3, MaxChars: 400})
-	if len(res.Matches) == 0 {
-		t.Fatal("no match")
-	}
-	a := res.Matches[0].Answer
+	a := firstAnswer(t, "規程/育児介護休業規程.md", shortHours, "子どもが3歳になるまで時短勤務ってできる？1日何時間勤務になる？")
 	if a == nil || !strings.Contains(a.Text, "午後4時まで") {
 		t.Fatalf("answer %+v, want the rule of the 6時間 day", a)
 	}
