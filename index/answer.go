@@ -192,8 +192,8 @@ const (
 const wBound = 0.25
 
 // exceptionLine opens a clause that makes an exception to the rule
-// before it: 本条第1項にかかわらず, 前項の規定にかかわらず.
-var exceptionLine = lazyre.New(`^[\s0-9０-９.．、)）(（#*-]*(?:本条|前条|前項|同項|同条|第[0-9０-９一二三四五六七八九十]+(?:条|項))[^、。]{0,12}?(?:に|にも)かかわらず`)
+// before it: 本条第1項にかかわらず, ２　前項の規定にかかわらず, 前2項にかかわらず.
+var exceptionLine = lazyre.New(`^[\s　0-9０-９.．、)）(（#*-]*(?:本条|同項|同条|前[0-9０-９一二三四五六七八九十]*[条項]|第[0-9０-９一二三四五六七八九十]+(?:条|項))[^、。]{0,12}?(?:に|にも)かかわらず`)
 
 // wException weighs a clause that makes an exception to the rule before
 // it (日雇従業員からの申出は拒むことができる after the rule of 6時間): the
@@ -716,7 +716,7 @@ func (c *chooser) score(k int, prior float64) unitScore {
 		us.rangeFactor = wRangeOut
 	}
 	us.boundFactor = 1
-	if p.asked.Bound && boundRe.MatchString(rest) {
+	if p.asked.Bound && statesLimit(rest) {
 		us.boundFactor = 1 + wBound // 3か月以内 for どのくらいまで
 	}
 	us.stated = p.asked.stated(rest)

@@ -268,6 +268,24 @@ func TestAnswerIsTheLimitNotTheCondition(t *testing.T) {
 	}
 }
 
+func TestExceptionLine(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		want bool
+	}{
+		{"        2.  #### 本条第1項にかかわらず、日雇従業員からの申出は拒むことができる。", true},
+		{"２　前項の規定にかかわらず、会社は休職を命ずることがある。", true},
+		{"４　第１項の定めにかかわらず、", true},
+		{"3 前2項にかかわらず、", true},
+		{"1. 育児休業の期間は、子が1歳に達するまでとする。", false},
+		{"天候にかかわらず出社する。", false},
+	} {
+		if got := exceptionLine.MatchString(tc.line); got != tc.want {
+			t.Errorf("exceptionLine(%q) = %v, want %v", tc.line, got, tc.want)
+		}
+	}
+}
+
 // firstAnswer searches a folder of one file and returns its first hit's
 // answer (nil for none).
 func firstAnswer(t *testing.T, path, body, query string) *Answer {

@@ -189,9 +189,9 @@ var (
 	yenRe = lazyre.New(`[0-9][0-9,]*(?:\.[0-9]+)?\s*(?:億|万|千)?\s*円`)
 	// quantityUnitRe is a number and its unit; dates are masked first.
 	quantityUnitRe = lazyre.New(`([0-9][0-9,]*(?:\.[0-9]+)?|[一二三四五六七八九十]+)\s*(` + quantityUnits + `)`)
-	// enoughRe is 十分 (enough) where no numeral comes before it: 三十分 is
-	// 30 minutes, 十分な時間 is no number.
-	enoughRe = lazyre.New(`(^|[^0-9一二三四五六七八九十百千])十分`)
+	// enoughRe is 十分 (enough) where no numeral comes before it and no
+	// 間 after: 三十分 and 十分間 are minutes, 十分な時間 is no number.
+	enoughRe = lazyre.New(`(^|[^0-9一二三四五六七八九十百千])十分($|[^間])`)
 	// frequencyRe states how often: 毎日, 5分ごと, 1日1回, 月次.
 	frequencyRe = lazyre.New(`毎(日|週|月|時|分|朝|晩|回)|[0-9一二三四五六七八九十]+\s*(分|時間|日|週間?|か月|ヶ月)\s*(ごと|おき|毎|に1回|に一回)|[日週月年]次|[0-9]+\s*回\s*/\s*[日週月]|h/[0-9]+|@(daily|hourly|weekly)`)
 	ratioRe     = lazyre.New(`[0-9]+(?:\.[0-9]+)?\s*[:：対]\s*1\b|[0-9]+(?:\.[0-9]+)?\s*:\s*1$`)
@@ -204,9 +204,15 @@ var (
 	methodRe = lazyre.New(`手順|方法|してください|して下さい|します。|する。$|すること|を使(う|用)|で確認|ツール|コマンド|\$\s|をクリック|を押|を選|を入力|を設定|をインストール|を実行|申請|提出|届け出|連絡|記入|記載|登録|相談|依頼`)
 	// boundRe states a value as a limit: 1歳に達するまで, 3か月以内, 通算93日の
 	// 範囲内, 最大20日; not a deadline (2週間前まで).
-	boundRe   = lazyre.New(`([0-9][0-9,.]*|[一二三四五六七八九十]+)\s*(?:` + quantityUnits + `|円|万円)\s*(?:に達する|になる|を経過する)?\s*(?:まで|以内|以下|未満|の範囲内|の範囲で|を限度|を上限|を超えない|を超えて)|(?:最大|最長|最高|上限|限度)\s*(?:は|を|で)?\s*[0-9一二三四五六七八九十]`)
+	boundRe   = lazyre.New(`([0-9][0-9,.]*|[一二三四五六七八九十]+)\s*(?:` + quantityUnits + `|円|万円)\s*(?:に達する日|に達する|になる|を経過する)?\s*(?:まで|以内|以下|未満|の範囲内|の範囲で|を限度|を上限|を超えない|を超えて)|(?:最大|最長|最高|上限|限度)\s*(?:は|を|で)?\s*[0-9一二三四五六七八九十]`)
 	meaningRe = lazyre.New(`とは|という意味|を意味|を表す|を指す|の略|の意|定義|説明|[:：=]\s*\S`)
 )
+
+// statesLimit reports whether folded text states a value as a limit
+// (boundRe), a date's まで left out: 2025年3月31日まで is a deadline.
+func statesLimit(f string) bool {
+	return boundRe.MatchString(dateRe.ReplaceAllString(f, "#"))
+}
 
 // stated says how well a folded line or unit states an answer of the
 // asked kinds: 1 for the asked value itself (128文字 for 何文字; 5,000円 for
@@ -222,7 +228,7 @@ func (a Asked) stated(f string) float64 {
 	}
 	if a.Has(AskQuantity) {
 		masked := dateRe.ReplaceAllStringFunc(f, func(m string) string { return strings.Repeat("#", len(m)) })
-		masked = enoughRe.ReplaceAllString(masked, "$1##") // 十分な時間: enough, not 10 minutes
+		masked = enoughRe.ReplaceAllString(masked, "$1##$2") // 十分な時間: enough, not 10 minutes
 		for _, m := range quantityUnitRe.FindAllStringSubmatch(masked, -1) {
 			u := unitName(m[2])
 			switch {

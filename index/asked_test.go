@@ -66,6 +66,22 @@ func TestAskedBound(t *testing.T) {
 			t.Errorf("AskedOf(%q).Bound = %v, want %v", tt.q, got, tt.want)
 		}
 	}
+	for _, tt := range []struct {
+		line string
+		want bool
+	}{
+		{"子が1歳に達するまでを限度とする", true},
+		{"子が1歳に達する日までの間", true},
+		{"勤続1年以上3年未満 ・・・ 3か月以内", true},
+		{"通算93日の範囲内で", true},
+		{"休暇日数 最大5日", true},
+		{"2025年3月31日までに申請する", false},
+		{"2週間前までに申し出る", false},
+	} {
+		if got := statesLimit(analyzer.Fold(tt.line)); got != tt.want {
+			t.Errorf("statesLimit(%q) = %v, want %v", tt.line, got, tt.want)
+		}
+	}
 }
 
 // stated: the asked value itself counts 1, a value of another unit less,
@@ -80,6 +96,7 @@ func TestAskedStated(t *testing.T) {
 		// 十分 is enough, not 10 minutes; 三十分 is 30 minutes.
 		{"確認コードは何分で失効させる？", "更新指示は、十分な時間をとって送信する。", 0},
 		{"確認コードは何分で失効させる？", "確認コードは三十分で失効する。", 1},
+		{"確認コードは何分で失効させる？", "確認コードは十分間で失効する。", 1},
 		{"宿泊料はいくら？", "宿泊料は、1泊につき10,000円を上限とする。", 1},
 		{"どのJDKを入れればいい？", "JDK バージョン,エディション等 OpenJDK 21", 1},
 		{"PostgreSQLのバージョンは？", "| RDBMS | PostgreSQL | 16 |", 0},

@@ -291,8 +291,8 @@ func (p *rankedPlan) covered(start, end int) []int {
 // addDictionary adds the dictionary's synonyms, each for the words its
 // entry spans in the query.
 //
-// Words that only say again a word the question holds elsewhere (会社を
-// 辞める beside 退職金: 退職) weigh as little as a gloss: the question's
+// The words of a phrase that only says again a word the question holds
+// elsewhere (会社を辞める beside 退職金: 退職) weigh as little as a gloss: the question's
 // own word finds the passage, and 会社, in every line of a rule, would
 // pick the wrong one.
 func (p *rankedPlan) addDictionary(opts SearchOptions) {
@@ -306,16 +306,29 @@ func (p *rankedPlan) addDictionary(opts SearchOptions) {
 			p.addSyn(s, opts.Dictionary.Terms(s), wSynonym, false, to)
 		}
 		for _, sp := range e.Again {
-			for _, i := range p.covered(sp[0], sp[1]) {
-				if !slices.Contains(to, i) {
-					restated[i] = true
+			// A phrase of several words (会社を辞める), not a single word
+			// the question may set beside it on purpose (評価と査定).
+			if again := p.covered(sp[0], sp[1]); len(again) > 1 {
+				for _, i := range again {
+					if !slices.Contains(to, i) {
+						restated[i] = true
+					}
 				}
 			}
 		}
 	}
+	if len(restated) == 0 {
+		return
+	}
+	content := make([]string, 0, len(p.content))
+	for _, t := range p.content {
+		if i, ok := p.termIndex[t]; !ok || !restated[i] {
+			content = append(content, t)
+		}
+	}
+	p.content = content
 	for i := range restated {
 		p.weights[i] *= wGloss
-		p.content = slices.DeleteFunc(p.content, func(t string) bool { return t == p.terms[i] })
 	}
 }
 

@@ -205,4 +205,14 @@ func TestRestatedWordsWeighLess(t *testing.T) {
 	if w, content := weight("会社を辞めるときの手続きは？", "会社"); w <= wGloss || !content {
 		t.Errorf("会社 of 会社を辞める alone weighs %g (content %v)", w, content)
 	}
+	// Two words of one group set side by side are both the question's.
+	if w, _ := weight("評価と査定の違いは？", "評価"); w <= wGloss {
+		t.Errorf("評価 beside 査定 weighs %g", w)
+	}
+	// A question of no noun keeps every word (its content words are its
+	// terms).
+	p := planRanked(Query{Words: []Word{{Text: "返す？戻す？"}}}, opts)
+	if !slices.Equal(p.terms, []string{"返す", "戻す"}) {
+		t.Errorf("terms %q, want 返す 戻す", p.terms)
+	}
 }

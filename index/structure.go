@@ -650,7 +650,8 @@ const maxLabel = 24
 // (週所定労働日数 | １年間の所定労働日数 | 勤続年数 over ３日 | 121日～168日 |
 // 5日), or when the table is two rows across three columns or more (勤続
 // 期間 | 1年6ヶ月 | … over 日数 | 11日 | …). Rows under it whose first
-// cell is empty go on naming the columns (６か月 | １年６か月 under 勤続年数):
+// cell is empty and that fill the columns a name spans go on naming them
+// (６か月 | １年６か月 under 勤続年数):
 // the header's cells become each column's names joined, a name spanning
 // the empty cells to its right when a row below names them.
 func (p *parser) labelRows(rows []int) int {
@@ -681,22 +682,39 @@ func (p *parser) labelRows(rows []int) int {
 		}
 		return float64(n) / float64(max(filled(cs), 1))
 	}
-	across := len(rows) == 2 && len(first) >= 3 && len(cells(1)) >= 3
-	labels := numeric(first) < 0.5
+	short := true
 	for _, c := range first {
 		if strings.Contains(c, "。") || utf8.RuneCountInString(c) > maxLabel {
-			labels = false
+			short = false
 		}
 	}
+	if !short {
+		return -1
+	}
+	across := len(rows) == 2 && len(first) >= 3 && len(cells(1)) >= 3
 	numbers := false
 	for j := 1; j < len(rows) && !numbers; j++ {
 		numbers = numeric(cells(j)) > numeric(first)
 	}
-	if !across && !(labels && numbers) {
+	if !across && !(numeric(first) < 0.5 && numbers) {
 		return -1
 	}
+	// A row under it goes on naming the columns when its first cell is
+	// empty and it fills a column the first row leaves empty (under a name
+	// that spans it); a row that fills only named columns is data.
+	continues := func(cs []string) bool {
+		if len(cs) == 0 || cs[0] != "" {
+			return false
+		}
+		for i, c := range cs {
+			if c != "" && (i >= len(first) || first[i] == "") {
+				return true
+			}
+		}
+		return false
+	}
 	n := 1
-	for n < len(rows)-1 && n < 3 && len(cells(n)) > 0 && cells(n)[0] == "" && filled(cells(n)) > 0 {
+	for n < len(rows)-1 && n < 3 && continues(cells(n)) {
 		n++
 	}
 	if n == 1 {

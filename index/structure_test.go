@@ -96,7 +96,8 @@ func TestStructureTDOnlyTables(t *testing.T) {
 			[]string{"日数", "11日", "12日", "14日"}) +
 		td([]string{"けん責", "始末書を提出させて将来を戒める。"},
 			[]string{"減給", "減給は1回の額が平均賃金の1日分の5割を超えない。"}) +
-		td([]string{"始業時刻", "１０時００分"}, []string{"終業時刻", "１９時００分"})
+		td([]string{"始業時刻", "１０時００分"}, []string{"終業時刻", "１９時００分"}) +
+		td([]string{"チェック", "項目", "期限"}, []string{"", "書類提出", "3日以内"}, []string{"", "面談", "7日以内"}, []string{"✓", "研修", "30日以内"})
 	s := structureOf(Lines(text))
 	for _, tc := range []struct{ sub, want string }{
 		{"121日～168日", "３日 | １年間の所定労働日数: 121日～168日 | 勤続年数 ６か月: 5日 | 勤続年数 １年 ６か月: 6日 | 勤続年数 ２年 ６か月: 6日"},
@@ -104,6 +105,9 @@ func TestStructureTDOnlyTables(t *testing.T) {
 		{"将来を戒める", "けん責 | 始末書を提出させて将来を戒める。"},
 		{"減給は1回", "減給 | 減給は1回の額が平均賃金の1日分の5割を超えない。"},
 		{"１９時", "終業時刻 | １９時００分"},
+		// Data rows with an empty first cell are no header.
+		{"書類提出", "項目: 書類提出 | 期限: 3日以内"},
+		{"面談", "項目: 面談 | 期限: 7日以内"},
 	} {
 		if got := plainOf(t, s, tc.sub); got != tc.want {
 			t.Errorf("row %s reads %q, want %q", tc.sub, got, tc.want)

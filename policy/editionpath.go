@@ -40,11 +40,17 @@ func pathVersion(p string) [][]int {
 }
 
 // ComparePaths compares the years, dates and versions of two paths in
-// order: +1 when a's are the later, -1 when b's are, 0 when they tie.
+// order: +1 when a's are the later, -1 when b's are, 0 when they tie or
+// the first numbers that differ count things rather than editions
+// (別表1, 別表2; chapter1, chapter3).
 func ComparePaths(a, b string) int {
+	ta, tb := versionToken.FindAllString(a, -1), versionToken.FindAllString(b, -1)
 	va, vb := pathVersion(a), pathVersion(b)
 	for i := range min(len(va), len(vb)) {
 		if c := slices.Compare(va[i], vb[i]); c != 0 {
+			if !editionLike(ta[i]) || !editionLike(tb[i]) {
+				return 0
+			}
 			if c > 0 {
 				return 1
 			}
@@ -52,6 +58,13 @@ func ComparePaths(a, b string) int {
 		}
 	}
 	return 0
+}
+
+// editionLike reports a number of a path that names an edition: a year or
+// a date (2024, 202603, 2026-08) or a version with its parts (3.6, 4.0), not
+// a number that counts (別表2, chapter3, v2).
+func editionLike(t string) bool {
+	return strings.ContainsAny(t, ".-") || len(t) >= 4
 }
 
 // NewerCollection compares the collections two paths stand in: at the
