@@ -3,6 +3,7 @@ package index
 import (
 	"cmp"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -16,10 +17,20 @@ import (
 // (5km以上8km未満, 3年以上5年未満, 5万円以上): the range is the condition
 // the answer depends on.
 
-// quantity is a number of the question with its unit.
+// quantity is a number of the question with its unit. beyond is +1 when
+// the question asks about more than it (60時間を超える), -1 less than it
+// (1年未満), 0 the amount itself.
 type quantity struct {
-	v    float64
-	unit string
+	v      float64
+	unit   string
+	beyond int
+}
+
+// at is the amount a range must hold: a hair past v when the question
+// asks beyond it, so that 60時間を超える falls in 60時間超 and out of
+// 60時間以下.
+func (q quantity) at() float64 {
+	return q.v + float64(q.beyond)*1e-6*max(1, math.Abs(q.v))
 }
 
 // rangeUnits folds the spellings of the units ranges are written in.
@@ -40,6 +51,10 @@ var (
 	// rangeRe is a range as rules write it: 5km以上8km未満, 2〜5年, 3年から
 	// 5年まで (the unit may be left off the first number), or one bound
 	// (12km以上, 1年未満).
+	// aboveRe and belowRe follow an amount the question asks beyond:
+	// 60時間を超える, 1年に満たない.
+	aboveRe = lazyre.New(`^\s*(?:を超|超|より(?:多|長|上))`)
+	belowRe = lazyre.New(`^\s*(?:未満|に満たな|より(?:少な|短|下))`)
 	rangeRe = lazyre.New(`([0-9]+(?:\.[0-9]+)?)\s*(` + unitAlt + `)?\s*(以上|超|を超え|から|〜|~|-|－|以下|未満|まで)\s*(?:([0-9]+(?:\.[0-9]+)?)\s*(` + unitAlt + `)\s*(未満|以下|まで|以内)?)?`)
 )
 
@@ -98,7 +113,14 @@ func quantitiesOf(f string) []quantity {
 			continue // a year (2022年, 令和6年), not a length of time
 		}
 		v, unit = inMonthsOf(v, unit)
-		out = append(out, quantity{v: v, unit: unit})
+		q := quantity{v: v, unit: unit}
+		switch after := f[m[1]:]; {
+		case aboveRe.MatchString(after):
+			q.beyond = 1
+		case belowRe.MatchString(after):
+			q.beyond = -1
+		}
+		out = append(out, q)
 	}
 	return out
 }
@@ -151,20 +173,21 @@ func rangeMatch(f string, qs []quantity) (int, string) {
 			}
 			seen = true
 			in := true
+			v := q.at()
 			switch {
 			case m[4] != "": // a lower and an upper bound
-				in = q.v >= lo && (q.v < hi || op2 != "未満" && q.v <= hi)
+				in = v >= lo && (v < hi || op2 != "未満" && v <= hi)
 				if op1 == "超" || op1 == "を超え" {
-					in = in && q.v > lo
+					in = in && v > lo
 				}
 			case op1 == "以上":
-				in = q.v >= lo
+				in = v >= lo
 			case op1 == "超" || op1 == "を超え":
-				in = q.v > lo
+				in = v > lo
 			case op1 == "未満":
-				in = q.v < lo
+				in = v < lo
 			case op1 == "以下" || op1 == "まで":
-				in = q.v <= lo
+				in = v <= lo
 			default:
 				seen = false
 				continue
@@ -212,7 +235,7 @@ func cellHolds(cells []string, qs []quantity) bool {
 		}
 		v, unit := inMonthsOf(v, rangeUnits[f[m[4]:m[5]]])
 		for _, q := range qs {
-			if q.unit == unit && q.v == v {
+			if q.unit == unit && q.beyond == 0 && q.v == v {
 				return true
 			}
 		}
