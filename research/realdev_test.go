@@ -15,8 +15,9 @@ import (
 )
 
 // realdevPart is the part of testdata/realdev the research is measured
-// on: LWR_REALDEV_PART (tune, holdout, all, blind or blind2; realrules,
-// rulesblind or rulesblind3 for testdata/realrules), tune when unset.
+// on: LWR_REALDEV_PART (tune, holdout, all, blind, blind2 or blind3;
+// realrules, rulesblind, rulesblind3 or rulesblind4 for testdata/realrules),
+// tune when unset.
 func realdevPart() string {
 	if p := os.Getenv("LWR_REALDEV_PART"); p != "" {
 		return p
@@ -75,22 +76,22 @@ func answerSpans(s string) [][2]int {
 // realdevQuestions reads the questions of one part of testdata/realdev:
 // tune and holdout are split.tsv's parts of queries.tsv, all is every
 // question of it, blind is blind-queries.tsv (its fourth column says
-// everyday) with blind-answers.tsv, blind2 the same of blind2-*.tsv;
-// rulesblind is testdata/realrules' blind-*.tsv, rulesblind3 its blind3-*.tsv.
+// everyday) with blind-answers.tsv, blind2 and blind3 the same of their
+// own files; rulesblind is testdata/realrules' blind-*.tsv, rulesblind3
+// and rulesblind4 its blind3-*.tsv and blind4-*.tsv.
 func realdevQuestions(t *testing.T, dir, part string) []realdevQuestion {
 	t.Helper()
 	queries, answers := "queries.tsv", "answers.tsv"
 	everyday := map[string]bool{}
 	// The blind sets (and realrules) give each question's kind in their
 	// fourth column.
-	blind := part == "blind" || part == "blind2" || part == "realrules" || strings.HasPrefix(part, "rulesblind")
+	blind := strings.HasPrefix(part, "blind") || part == "realrules" || strings.HasPrefix(part, "rulesblind")
 	switch part {
-	case "blind", "blind2":
+	case "blind", "blind2", "blind3":
 		queries, answers = part+"-queries.tsv", part+"-answers.tsv"
-	case "rulesblind":
-		queries, answers = "blind-queries.tsv", "blind-answers.tsv"
-	case "rulesblind3":
-		queries, answers = "blind3-queries.tsv", "blind3-answers.tsv"
+	case "rulesblind", "rulesblind3", "rulesblind4":
+		n := strings.TrimPrefix(part, "rulesblind")
+		queries, answers = "blind"+n+"-queries.tsv", "blind"+n+"-answers.tsv"
 	}
 	if blind {
 		if _, err := os.Stat(filepath.Join(dir, queries)); err != nil {
@@ -109,9 +110,9 @@ func realdevQuestions(t *testing.T, dir, part string) []realdevQuestion {
 				keep[r[0]] = true
 			}
 		}
-	case "all", "blind", "blind2", "realrules", "rulesblind", "rulesblind3":
+	case "all", "blind", "blind2", "blind3", "realrules", "rulesblind", "rulesblind3", "rulesblind4":
 	default:
-		t.Fatalf("LWR_REALDEV_PART=%q: use tune, holdout, all, blind, blind2, realrules, rulesblind or rulesblind3", part)
+		t.Fatalf("LWR_REALDEV_PART=%q: use tune, holdout, all, blind, blind2, blind3, realrules, rulesblind, rulesblind3 or rulesblind4", part)
 	}
 	var qs []realdevQuestion
 	at := map[string]int{}

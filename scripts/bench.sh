@@ -108,8 +108,8 @@ done
 
 # Answers on real documents (testdata/realdev): answer MRR@10, answer@1 and
 # file MRR@10 on the tuning part, the part kept out of tuning and, when it
-# is there, the two blind sets.
-for part in tune holdout blind blind2; do
+# is there, the blind sets.
+for part in tune holdout blind blind2 blind3; do
   [[ $part == blind* && ! -f testdata/realdev/$part-queries.tsv ]] && continue
   "$bench/realdev.sh" "$part" "$lwr"
 done
@@ -117,6 +117,7 @@ done
 "$bench/realdev.sh" realrules "$lwr"
 "$bench/realdev.sh" rulesblind "$lwr"
 "$bench/realdev.sh" rulesblind3 "$lwr"
+"$bench/realdev.sh" rulesblind4 "$lwr"
 
 # The daemon: search latency against ripgrep at 1× and 10×, save-to-search
 # latency, idle memory.

@@ -5,16 +5,16 @@
 # prints answer MRR@10, answer@1 and file MRR@10, overall and for the
 # everyday questions.
 #
-#   scripts/bench/realdev.sh [tune|holdout|all|blind|blind2|realrules|rulesblind|rulesblind3] [LWR]
+#   scripts/bench/realdev.sh [tune|holdout|all|blind|blind2|blind3|realrules|rulesblind|rulesblind3|rulesblind4] [LWR]
 #
 # tune and holdout are the two parts of split.tsv (questions of holdout are
 # kept out of tuning); blind is blind-queries.tsv with blind-answers.tsv,
 # blind2 blind2-queries.tsv with blind2-answers.tsv (a second set written
-# from the documents alone); realrules is testdata/realrules (public company
+# from the documents alone), blind3 the same of blind3-*.tsv (a third); realrules is testdata/realrules (public company
 # rules, its questions written the same way), rulesblind its blind-queries.tsv
 # with blind-answers.tsv (a further set, kept out of tuning), rulesblind3
 # its blind3-queries.tsv with blind3-answers.tsv (a third, written from the
-# documents alone).
+# documents alone), rulesblind4 its blind4-*.tsv (a fourth, the same way).
 # LWR defaults to bin/lwr (make build). RUN_OUT=FILE keeps the run file;
 # VERBOSE=1 prints a line per question.
 set -euo pipefail
@@ -27,12 +27,12 @@ work=$(mktemp -d)
 stop() { "$lwr" --source-root "$set_dir/docs" --cache-dir "$work/cache" index stop >/dev/null 2>&1 || true; rm -rf "$work"; }
 trap stop EXIT
 case $part in
-  blind | blind2) queries=$set_dir/$part-queries.tsv answers=$set_dir/$part-answers.tsv kinds=$set_dir/$part-queries.tsv ;;
+  blind | blind2 | blind3) queries=$set_dir/$part-queries.tsv answers=$set_dir/$part-answers.tsv kinds=$set_dir/$part-queries.tsv ;;
   rulesblind) queries=$set_dir/blind-queries.tsv answers=$set_dir/blind-answers.tsv kinds=$set_dir/blind-queries.tsv ;;
-  rulesblind3) queries=$set_dir/blind3-queries.tsv answers=$set_dir/blind3-answers.tsv kinds=$set_dir/blind3-queries.tsv ;;
+  rulesblind3 | rulesblind4) n=${part#rulesblind} queries=$set_dir/blind$n-queries.tsv answers=$set_dir/blind$n-answers.tsv kinds=$set_dir/blind$n-queries.tsv ;;
   realrules) queries=$set_dir/queries.tsv answers=$set_dir/answers.tsv kinds=$set_dir/queries.tsv ;;
   tune | holdout | all) queries=$set_dir/queries.tsv answers=$set_dir/answers.tsv kinds=$set_dir/query_kinds.tsv ;;
-  *) echo "usage: scripts/bench/realdev.sh [tune|holdout|all|blind|blind2|realrules|rulesblind|rulesblind3] [LWR]" >&2; exit 2 ;;
+  *) echo "usage: scripts/bench/realdev.sh [tune|holdout|all|blind|blind2|blind3|realrules|rulesblind|rulesblind3|rulesblind4] [LWR]" >&2; exit 2 ;;
 esac
 [[ -f $queries && -f $answers ]] || { echo "realdev: $queries or $answers is missing" >&2; exit 2; }
 # keep QIDS_FILE FILE: the rows of FILE (header kept) whose qid is listed.
