@@ -486,6 +486,22 @@ func (c *chooser) matchContext(i, k int) float64 {
 	return best
 }
 
+// matchExample is how well the code block right after item k holds word
+// i: the example a rule shows (- 頭字語や略語は単語として扱うこと, then
+// getCustomerId as good and getCustomerID as bad) says what the rule is
+// about. A paragraph before code (実装方法を以下に示します) leads into it:
+// the code is the answer there.
+func (c *chooser) matchExample(i, k int) float64 {
+	u := c.s.units[k]
+	if u.kind != unitItem || k+1 >= len(c.s.units) {
+		return 0
+	}
+	if v := c.s.units[k+1]; v.kind == unitCode && v.heading == u.heading {
+		return c.matchUnit(i, k+1)
+	}
+	return 0
+}
+
 // matchSiblings is how well the rows or items next to unit k in its
 // table or list, and the items under it, hold word i.
 func (c *chooser) matchSiblings(i, k int) float64 {
@@ -646,6 +662,9 @@ func (c *chooser) score(k int, prior float64) unitScore {
 		m := c.matchUnit(i, k)
 		if m == 0 {
 			m = wContext * c.matchContext(i, k)
+		}
+		if m == 0 {
+			m = wContext * c.matchExample(i, k)
 		}
 		if m == 0 {
 			m = wSibling * c.matchSiblings(i, k)

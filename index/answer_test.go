@@ -323,3 +323,18 @@ func TestAnswerIsTheRuleBeforeItsException(t *testing.T) {
 		t.Errorf("answer reads %q", a.Text)
 	}
 }
+
+// acronyms is a style guide's rule followed by the code it shows as good
+// and bad, then another rule whose words the question shares.
+const acronyms = "# Java\n\n### 名前における頭字語 (アクロニム)\n\n- **[MUST]** 頭字語や略語は単語として扱うこと。\n\n" +
+	"```java\n// good\nXmlHttpRequest\ngetCustomerId\n\n// bad\nXMLHTTPRequest\ngetCustomerID\n```\n\n" +
+	"### TODOのスタイル\n\n- **[MUST]** TODOにはすべて大文字のTODOにコロンを続けたものにすること。\n"
+
+// The rule a code example illustrates answers a question that quotes the
+// example's identifiers, not another rule that shares a word of it.
+func TestAnswerIsTheRuleItsExampleShows(t *testing.T) {
+	a := firstAnswer(t, "style/java.ja.md", acronyms, "getCustomerID とか XMLHTTPRequest みたいに、略語を全部大文字で書いちゃっていい？")
+	if a == nil || !strings.Contains(a.Text, "頭字語や略語は単語として扱うこと") {
+		t.Fatalf("answer %+v, want the rule on acronyms", a)
+	}
+}
