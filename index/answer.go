@@ -1045,12 +1045,14 @@ const maxAnswerLines = 4
 
 // answerLines are the lines (0-based) of unit k that state the answer: a
 // paragraph's line that holds the most of the question's words and the
-// asked value, with the lines its sentence runs on to; a row, an item or
-// a one-line unit whole.
+// asked value, with the lines its sentence runs on to; a code block's
+// line the same way, a comment with the line it comments on, a line that
+// opens a block with the lines under it; a row, an item or a one-line
+// unit whole.
 func (c *chooser) answerLines(k int) (int, int) {
 	s := c.s
 	u := s.units[k]
-	if u.kind != unitText || u.end == u.start {
+	if u.kind != unitText && u.kind != unitCode || u.end == u.start {
 		return u.start, u.end
 	}
 	best, bestScore := u.start, -1.0
@@ -1071,13 +1073,36 @@ func (c *chooser) answerLines(k int) (int, int) {
 			best, bestScore = j, sc
 		}
 	}
-	// The sentence may run on over the next lines (text wrapped).
 	end := best
+	if u.kind == unitCode {
+		// A comment says what the code under it does (// 303を指定して
+		// リダイレクト, then return new HttpResponse(303, …)).
+		for end < u.end && end-best < 2 && codeComment.MatchString(s.lines[end]) {
+			end++
+		}
+		// A line that opens a block (password_policy:, func f() {) holds
+		// the lines indented under it.
+		if t := strings.TrimSpace(s.lines[end]); t != "" && strings.ContainsAny(t[len(t)-1:], ":{([=") {
+			in := IndentWidth(s.lines[end])
+			for end < u.end && (strings.TrimSpace(s.lines[end+1]) == "" || IndentWidth(s.lines[end+1]) > in) {
+				end++
+			}
+			for end > best && strings.TrimSpace(s.lines[end]) == "" {
+				end--
+			}
+		}
+		return best, end
+	}
+	// The sentence may run on over the next lines (text wrapped).
 	for end < u.end && end-best < 2 && !u.meta && !sentenceEnd(s.lines[end]) {
 		end++
 	}
 	return best, end
 }
+
+// codeComment is a line of code that is a comment alone: // …, # …, -- …,
+// /* … */, <!-- … -->.
+var codeComment = lazyre.New(`^\s*(?://|#|--|/\*|\*|<!--|;)`)
 
 // sentenceEnd reports a line that ends a sentence.
 func sentenceEnd(l string) bool {

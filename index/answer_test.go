@@ -338,3 +338,28 @@ func TestAnswerIsTheRuleItsExampleShows(t *testing.T) {
 		t.Fatalf("answer %+v, want the rule on acronyms", a)
 	}
 }
+
+// redirect is a guide's code block whose comment states the answer, in
+// the middle of the block.
+const redirect = "# 一般的な処理に関する実装方法\n\n##### 完了画面表示の実装方法\n\n実装はActionクラスで行います。\n\n" +
+	"```java\n    @OnDoubleSubmission\n    public HttpResponse create(HttpRequest request, ExecutionContext context) {\n        //中略 登録処理\n\n" +
+	"        //ステータスコード303を指定してリダイレクト(ステータスコードを指定しない場合302になる)\n" +
+	"        return new HttpResponse(303, \"redirect://completionOfCreation\");\n    }\n\n" +
+	"    public HttpResponse completionOfCreation(HttpRequest request, ExecutionContext context) {\n        //完了画面の表示\n" +
+	"        return new HttpResponse(\"/WEB-INF/view/project/completionOfCreation.jsp\");\n    }\n```\n"
+
+// The answer in a long code block is its comment that states it, with the
+// line it comments on, not the block's first lines.
+func TestAnswerInCodeIsItsCommentedLine(t *testing.T) {
+	a := firstAnswer(t, "pg/実装方法.md", redirect, "完了画面にリダイレクトするとき、ステータスコードってデフォルトのままでいいの？")
+	lines := Lines(redirect)
+	if a == nil || a.Kind != "code" {
+		t.Fatalf("answer %+v, want the code block", a)
+	}
+	if got := strings.TrimSpace(lines[a.StartLine-1]); !strings.HasPrefix(got, "//ステータスコード303") || a.EndLine != a.StartLine+1 {
+		t.Errorf("answer L%d-L%d starts %q, want the comment on 303 and the line under it", a.StartLine, a.EndLine, got)
+	}
+	if !strings.Contains(a.Text, "303") || strings.Contains(a.Text, "OnDoubleSubmission") {
+		t.Errorf("answer reads %q", a.Text)
+	}
+}
