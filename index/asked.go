@@ -90,12 +90,15 @@ var (
 	askedSum  = lazyre.New(`いくら|幾ら|金額|何円|[0-9]円|何日|何時間|何回|何%|何割`)
 	// A cost word at the end of a noun: ホテル代は, 交通費の; not 資料,
 	// 時代 (the rune before tells).
-	askedCost   = lazyre.New(`(.)([代費料])(?:は|の|って|$)`)
-	notCost     = map[string]bool{"資料": true, "材料": true, "原料": true, "燃料": true, "飲料": true, "食料": true, "無料": true, "時代": true, "世代": true, "年代": true, "交代": true, "現代": true, "近代": true, "古代": true, "消費": true, "浪費": true}
-	askedDate   = lazyre.New(`いつ(?:まで|から|頃|ごろ|です|でしょう|に|の|$|[？?。、])|期限|締め?切り?|日付|施行日|期日`)
-	askedBound  = lazyre.New(`(何|どの|どこ)[^、。？?]{0,8}(まで|以内)|上限|限度|最大|最長|最高|最多`)
-	askedLimit  = lazyre.New(`上限|下限|限度|最大|最長|最低|最小|以上|以下|まで`)
-	askedVer    = lazyre.New(`バージョン|version|どの(jdk|java|os|ブラウザ|エディタ|ツール|db|データベース)|何の(jdk|java|バージョン)`)
+	askedCost = lazyre.New(`(.)([代費料])(?:は|の|って|$)`)
+	notCost   = map[string]bool{"資料": true, "材料": true, "原料": true, "燃料": true, "飲料": true, "食料": true, "無料": true, "時代": true, "世代": true, "年代": true, "交代": true, "現代": true, "近代": true, "古代": true, "消費": true, "浪費": true}
+	// いつ asks when, whatever follows (いつ上がる, いつまでに); not いつも,
+	// いつか, いつでも.
+	askedDate  = lazyre.New(`いつ(?:$|[^もかで]|で(?:す|しょう))|期限|締め?切り?|日付|施行日|期日`)
+	askedBound = lazyre.New(`(何|どの|どこ)[^、。？?]{0,8}(まで|以内)|上限|限度|最大|最長|最高|最多`)
+	askedLimit = lazyre.New(`上限|下限|限度|最大|最長|最低|最小|以上|以下|まで`)
+	// どのJava asks for a version; どのツール, どのブラウザ for a thing.
+	askedVer    = lazyre.New(`バージョン|version|どの(jdk|java|os)|何の(jdk|java|バージョン)`)
 	askedPermit = lazyre.New(`(なきゃ|なくちゃ|なければ|ないと)(いけ|なら|だめ|ダメ)|(て|で)も?(いい|良い|よい|ok|大丈夫|構わない|かまわない)|いいの|だめ|ダメ|禁止|可能(です)?か|できますか|許され|許可され|必須に|べき[？?]?$|べきですか|必要(ですか|か[？?]|[？?])|ありますか|[すくぐむぶつるう]の[？?]?$|でいいの|んだっけ`)
 	// askedCan asks whether one can, in a potential form at the end (使える？
 	// 取れる？ できる？).
@@ -104,7 +107,7 @@ var (
 	askedPermitWords = lazyre.New(`(て|で)も?(いい|良い|よい|ok|大丈夫|構わない|かまわない)|だめ|ダメ|禁止|可能(です)?か|許され|許可され`)
 	askedHow         = lazyre.New(`どう(すれば|したら|やって|やれば|すると|する|書け|書く|記録|提出|設定|対応|チェック)|どのように|どうやったら|方法|手順|やり方|仕方|には何をすれば|ようにするには`)
 	askedMean        = lazyre.New(`どういう意味|意味は|意味って|とは[？?何]|って(?:何|なに)(?:$|[？?]|です|だ|な[のん]|の(?:こと|意味)|を(?:指す|意味))|何て(?:呼|言|い[うい])|何のこと|の定義`)
-	askedThing       = lazyre.New(`何を|何が(必要|いる)|何と|どんな|どの項目|何に気を|何て(書|記入)|こと[はって]|ことは[？?]?$|気をつける|注意(点|すること)|課題|必要なもの|何で`)
+	askedThing       = lazyre.New(`何を|何が(必要|いる)|何と|どんな|どの(ツール|エディタ|ブラウザ|db|データベース|サービス|ライブラリ|アプリ)|どの項目|何に気を|何て(書|記入)|こと[はって]|ことは[？?]?$|気をつける|注意(点|すること)|課題|必要なもの|何で`)
 )
 
 // AskedOf reads what a question asks for from its words.
@@ -127,15 +130,17 @@ func AskedOf(q string) Asked {
 	if whether {
 		a.Kinds |= AskPermission
 	}
-	if askedAmount.MatchString(f) && !whether {
+	// 給料っていつ上がる？ asks when, not how much (no いくら, no 円).
+	when := askedDate.MatchString(f)
+	if askedAmount.MatchString(f) && !whether && !(when && !askedSum.MatchString(f)) {
 		a.Kinds |= AskAmount
 	}
 	for _, m := range askedCost.FindAllStringSubmatch(f, -1) {
-		if !notCost[m[1]+m[2]] && !whether {
+		if !notCost[m[1]+m[2]] && !whether && !(when && !askedSum.MatchString(f)) {
 			a.Kinds |= AskAmount
 		}
 	}
-	if askedDate.MatchString(f) {
+	if when {
 		a.Kinds |= AskDate | AskQuantity
 	}
 	if askedVer.MatchString(f) {

@@ -183,9 +183,11 @@ func TestRealdevKeyPointsStateTheAnswer(t *testing.T) {
 		if ok {
 			first++
 		}
-		for _, p := range ps {
+		at := 0 // the first point that states the answer, from 1
+		for i, p := range ps {
 			if q.states(p) {
 				some++
+				at = i + 1
 				break
 			}
 		}
@@ -196,8 +198,11 @@ func TestRealdevKeyPointsStateTheAnswer(t *testing.T) {
 			}
 		}
 		mark := "  "
-		if ok {
+		switch {
+		case ok:
 			mark = "✓ "
+		case at > 0:
+			got += fmt.Sprintf(" (point %d of %d states it)", at, len(ps))
 		}
 		t.Logf("%s%s %s → %s", mark, q.id, q.text, got)
 	}
