@@ -219,6 +219,12 @@ func statesLimit(f string) bool {
 	return boundRe.MatchString(dateRe.ReplaceAllString(f, "#"))
 }
 
+// States reports whether text states the asked value itself (128文字 for
+// 何文字, 5,000円 for いくら), whatever kind of document it stands in.
+func (a Asked) States(text string) bool {
+	return a.Value() && a.stated(analyzer.Fold(text)) >= 1
+}
+
 // stated says how well a folded line or unit states an answer of the
 // asked kinds: 1 for the asked value itself (128文字 for 何文字; 5,000円 for
 // いくら), less for the signs of a rule, a procedure or a definition, 0

@@ -166,6 +166,12 @@ func TestKeyPointsNotStated(t *testing.T) {
 	if c, _ := conclusionOf(t, files, "結婚休暇は何日？"); c.NotStated != nil || len(c.Points) == 0 || !strings.Contains(c.Points[0].Text, "5日") {
 		t.Errorf("notice %+v, points %+v", c.NotStated, c.Points)
 	}
+	// A sample project's requirements state it too, though the search
+	// weighs a sample's values less than a rule's.
+	sample := map[string]string{"Sample_Project/README.md": "# サンプルプロジェクト（プロジェクト管理システム）\n\n### 性能要件\n\n- 画面システムは応答時間３秒以内。\n- それ以上に時間がかかると想定される機能は、ディレード処理とする。\n"}
+	if c, _ := conclusionOf(t, sample, "プロジェクト管理システムの画面って、何秒以内に応答すればいい？"); c.NotStated != nil || len(c.Points) == 0 || !strings.Contains(c.Points[0].Text, "３秒") {
+		t.Errorf("sample: notice %+v, points %+v", c.NotStated, c.Points)
+	}
 }
 
 // A clause that leads into a case each (常勤正社員の場合 25,000円, 上記以外の
