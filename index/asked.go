@@ -83,7 +83,7 @@ var (
 	askedUnitRe  = lazyre.New(`何\s*(文字|桁|営業日|日|時間|分|秒|回|か月|ヶ月|カ月|年|歳|人|名|社|件|泊|週間|割|%|パーセント|gb|mb|kb|tb|ビット|bit|バイト|byte|行|個|ページ|枚|点|pt|px|ポイント|度|メートル|km|m|重|段|階層|レベル)|(文字|日|時間|回|人|件|年|行|桁)数`)
 	askedHowMuch = lazyre.New(`どれ(くらい|ぐらい|位)|どの(くらい|ぐらい|程度)|いくつ|何(個|つ)`)
 	// A measure asked by name: 所要時間は, 文字数, エントロピー.
-	askedMeasure = lazyre.New(`所要時間|期間(?:[はがをのって]|$|[？?])|長さ|幅|容量|サイズ|頻度|割合|比率|コントラスト比|エントロピー|ビット数|メモリ|有効期限|時間は`)
+	askedMeasure = lazyre.New(`所要時間|期間(?:[はがをのって]|$|[？?])|長さ|幅|容量|サイズ|頻度|割合|比率|コントラスト比|エントロピー|ビット数|(?:^|[^b])メモリ|有効期限|時間は`)
 	askedAmount  = lazyre.New(`いくら|幾ら|金額|料金|費用|値段|価格|予算|円|手当|[月年日]額|額(?:は|と|を|って|$)|掛金`)
 	// askedPaid asks whether a thing is paid for; askedSum asks how much.
 	askedPaid = lazyre.New(`有無|(もらえ(る|ます|ない)|出(る|ます|ない)|支給され(る|ます)|支払われ(る|ます)|負担(する|される|され|して)|持ち|対象(になる|になります|ですか))(の|ん(ですか)?|か)?[？?]?$`)
@@ -186,6 +186,13 @@ func unitName(u string) string {
 	}
 	return u
 }
+
+// QuantityUnits are the units a quantity is written in, as a regexp
+// alternation (folded text: lower case).
+const QuantityUnits = quantityUnits
+
+// UnitName folds the spellings of a unit into one (ヶ月 → か月, 名 → 人).
+func UnitName(u string) string { return unitName(u) }
 
 // quantityUnits are the units a quantity is written in.
 const quantityUnits = `文字|桁|営業日|日間|日|時間|分間|分|秒|回|か月|ヶ月|ケ月|カ月|箇月|週間|年間|年|歳|人|名|社|件|泊|gb|mb|kb|tb|ビット|bit|バイト|byte|行|個|ページ|枚|点|pt|px|ポイント|度|km|%|パーセント|割|スペース|倍|重|段|階層|レベル`

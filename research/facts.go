@@ -10,6 +10,7 @@ import (
 	"lwr/analyzer"
 	"lwr/analyzer/edition"
 	"lwr/analyzer/lazyre"
+	"lwr/index"
 )
 
 // Fact kinds of Layer 1.
@@ -78,10 +79,7 @@ func amounts(f string) (vals, raws []string, spans [][2]int) {
 var dateLike = lazyre.New(`\d{4}\s*年(?:\s*\d{1,2}\s*月(?:\s*\d{1,2}\s*日)?)?|\d{1,2}\s*月\s*\d{1,2}\s*日|\d{4}[-/.]\d{1,2}(?:[-/.]\d{1,2})?|(?:令和|平成|昭和)\s*(?:\d+|元)\s*年度?`)
 
 // quantityRe is a number and its unit.
-var quantityRe = lazyre.New(`(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s*(文字|桁|営業日|日間|日|時間|分間|分|回|か月|ヶ月|ケ月|カ月|箇月|週間|年間|年|歳|人|名|社|件|泊|km|%|割)`)
-
-// unitNames folds the spellings of a unit into one.
-var unitNames = map[string]string{"ヶ月": "か月", "ケ月": "か月", "カ月": "か月", "箇月": "か月", "日間": "日", "分間": "分", "年間": "年"}
+var quantityRe = lazyre.New(`(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s*(` + index.QuantityUnits + `)`)
 
 // quantities finds the quantities of folded text other than amounts and
 // dates: value (number and unit), raw text, and the unit.
@@ -92,9 +90,7 @@ func quantities(f string) (vals, raws, units []string) {
 		if unit == "分" && strings.HasPrefix(masked[m[5]:], "の") {
 			continue // 3分の1 is a fraction, not minutes
 		}
-		if u, ok := unitNames[unit]; ok {
-			unit = u
-		}
+		unit = index.UnitName(unit)
 		vals = append(vals, strings.ReplaceAll(masked[m[2]:m[3]], ",", "")+unit)
 		raws = append(raws, strings.TrimSpace(f[m[0]:m[1]]))
 		units = append(units, unit)
