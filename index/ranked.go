@@ -395,6 +395,18 @@ func (ix *Index) ranked(ctx context.Context, q Query, opts SearchOptions) (*Resu
 		}
 		res.Matches = append(res.Matches, m)
 	}
+	out, err := ix.scopeOut(ctx, &p, res.Matches)
+	if err != nil {
+		return nil, err
+	}
+	for i, m := range res.Matches {
+		if w, ok := out[m.Path]; ok {
+			res.Matches[i].Score *= wScopeOut
+			if opts.Explain {
+				res.Matches[i].Explain += fmt.Sprintf("\n× %g, it never names %s, which another file's name or title does", wScopeOut, w)
+			}
+		}
+	}
 	slices.SortStableFunc(res.Matches, func(a, b Match) int {
 		if a.Score != b.Score {
 			if a.Score > b.Score {
@@ -566,6 +578,57 @@ func (ix *Index) hasTerms(ctx context.Context, doc string, terms []string) (bool
 		}
 	}
 	return true, nil
+}
+
+// wScopeOut weighs a file that never names a scope the question names in
+// Latin letters (Ruby, Swift, PostgreSQL) when another file's name or
+// title names it: the style guide of another language answers another
+// question.
+const wScopeOut = 0.75
+
+// scopeOut returns the matches (path → the word) that never name, in
+// their text or head, a Latin word of the question that the name or title
+// of another match holds, nor one of its synonyms.
+func (ix *Index) scopeOut(ctx context.Context, p *rankedPlan, ms []Match) (map[string]string, error) {
+	out := map[string]string{}
+	for i, t := range p.terms {
+		if !isASCIIWord(t) || isNumber(t) || len(t) < 3 || !slices.Contains(p.content, t) {
+			continue
+		}
+		named := 0
+		for _, m := range ms {
+			if containsWord(analyzer.Fold(m.Path+"\n"+m.Title), t) {
+				named++
+			}
+		}
+		if named == 0 || named == len(ms) {
+			continue
+		}
+		forms := []string{t}
+		for _, s := range p.synOf[i] {
+			forms = append(forms, s.text)
+		}
+		for _, m := range ms {
+			if _, ok := out[m.Path]; ok || containsWord(analyzer.Fold(m.Path+"\n"+m.Title), t) {
+				continue
+			}
+			held := false
+			for _, f := range forms {
+				has, err := ix.hasTerms(ctx, m.Path, []string{f})
+				if err != nil {
+					return nil, err
+				}
+				if has {
+					held = true
+					break
+				}
+			}
+			if !held {
+				out[m.Path] = t
+			}
+		}
+	}
+	return out, nil
 }
 
 // lowest is the lowest score of the matches, or +Inf.

@@ -117,3 +117,22 @@ func TestOkuriganaSpellingsMatch(t *testing.T) {
 		t.Errorf("plan gives 届出 no variant's weight:\n%s", res.Plan)
 	}
 }
+
+// A question that names a language in Latin letters (Ruby) is answered by
+// the style guide whose name holds it, not by another language's guide
+// that never names it, however well that one's words match.
+func TestNamedScopeOutranksAnotherLanguage(t *testing.T) {
+	root := tree(t, map[string]string{
+		"styleguide/ruby.ja.md":  "# Ruby スタイルガイド\n\n## インデント\n\n- **[MUST]** 1レベルのインデントに2つの空白を使用する。水平タブを使用してはならない。\n",
+		"styleguide/swift.ja.md": "# Swift スタイルガイド\n\n## コードスタイル\n\n- **[MUST]** インデントにはソフトタブを使い、幅は4スペースにすること\n- **[MUST]** ファイル終端は改行すること\n",
+	})
+	ix := openTest(t, root, configtest.TempDir(t))
+	mustBuild(t, ix, BuildOptions{})
+	res := find(t, ix, "Rubyのインデントってスペース何個？タブはダメ？", SearchOptions{Limit: 3, MaxChars: 400, Explain: true})
+	if len(res.Matches) < 2 || res.Matches[0].Path != "styleguide/ruby.ja.md" {
+		t.Fatalf("matches %v, want the Ruby guide first", paths(res))
+	}
+	if !strings.Contains(res.Matches[1].Explain, "never names ruby") {
+		t.Errorf("the Swift guide's explain lacks the scope it misses:\n%s", res.Matches[1].Explain)
+	}
+}
