@@ -608,24 +608,71 @@ func (ix *Index) scopeOut(ctx context.Context, p *rankedPlan, ms []Match) (map[s
 		for _, s := range p.synOf[i] {
 			forms = append(forms, s.text)
 		}
+		var docs []string
 		for _, m := range ms {
-			if _, ok := out[m.Path]; ok || containsWord(analyzer.Fold(m.Path+"\n"+m.Title), t) {
+			if _, ok := out[m.Path]; !ok && !containsWord(analyzer.Fold(m.Path+"\n"+m.Title), t) {
+				docs = append(docs, m.Path)
+			}
+		}
+		held, err := ix.holdAny(ctx, docs, forms)
+		if err != nil {
+			return nil, err
+		}
+		for _, d := range docs {
+			if !held[d] {
+				out[d] = t
+			}
+		}
+	}
+	return out, nil
+}
+
+// holdAny reports which documents hold one of the terms at least, in
+// their own analyzed text or head.
+func (ix *Index) holdAny(ctx context.Context, docs, terms []string) (map[string]bool, error) {
+	out := make(map[string]bool, len(docs))
+	if len(terms) == 0 || len(docs) == 0 {
+		return out, nil
+	}
+	anyTerm := func() query.Query {
+		var ts []query.Query
+		for _, t := range terms {
+			ts = append(ts, termQ(fieldBody, t, 1), termQ(fieldHead, t, 1))
+		}
+		return bleve.NewDisjunctionQuery(ts...)
+	}
+	var ps []query.Query
+	for _, d := range docs {
+		pq := bleve.NewTermQuery(d)
+		pq.SetField(fieldPath)
+		ps = append(ps, pq)
+	}
+	req := ix.searchRequest(bleve.NewConjunctionQuery(bleve.NewDisjunctionQuery(ps...), anyTerm()), 50*len(docs)+100, false)
+	req.Score = "none"
+	sr, err := ix.searchIn(ctx, req)
+	if err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	for _, h := range sr.Hits {
+		if pth, _, _, ok := parsePassageID(h.ID); ok {
+			out[pth] = true
+		}
+	}
+	if uint64(len(sr.Hits)) < sr.Total {
+		// Some documents' passages were left past the cut: ask of each.
+		for _, d := range docs {
+			if out[d] {
 				continue
 			}
-			held := false
-			for _, f := range forms {
-				has, err := ix.hasTerms(ctx, m.Path, []string{f})
-				if err != nil {
-					return nil, err
-				}
-				if has {
-					held = true
-					break
-				}
+			pq := bleve.NewTermQuery(d)
+			pq.SetField(fieldPath)
+			req := ix.searchRequest(bleve.NewConjunctionQuery(pq, anyTerm()), 0, false)
+			req.Score = "none"
+			sr, err := ix.searchIn(ctx, req)
+			if err != nil {
+				return nil, fmt.Errorf("search: %w", err)
 			}
-			if !held {
-				out[m.Path] = t
-			}
+			out[d] = sr.Total > 0
 		}
 	}
 	return out, nil
