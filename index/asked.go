@@ -92,9 +92,9 @@ var (
 	// 時代 (the rune before tells).
 	askedCost = lazyre.New(`(.)([代費料])(?:は|の|って|$)`)
 	notCost   = map[string]bool{"資料": true, "材料": true, "原料": true, "燃料": true, "飲料": true, "食料": true, "無料": true, "時代": true, "世代": true, "年代": true, "交代": true, "現代": true, "近代": true, "古代": true, "消費": true, "浪費": true}
-	// いつ asks when, whatever follows (いつ上がる, いつまでに); not いつも,
-	// いつか, いつでも.
-	askedDate  = lazyre.New(`いつ(?:$|[^もかで]|で(?:す|しょう))|期限|締め?切り?|日付|施行日|期日`)
+	// いつ asks when, whatever follows (いつ上がる, いつまでに, いつから,
+	// いつもらえる); not いつも, いつか, いつでも.
+	askedDate  = lazyre.New(`いつ(?:$|から|もら|[^もかで]|で(?:す|しょう))|期限|締め?切り?|日付|施行日|期日`)
 	askedBound = lazyre.New(`(何|どの|どこ)[^、。？?]{0,8}(まで|以内)|上限|限度|最大|最長|最高|最多`)
 	askedLimit = lazyre.New(`上限|下限|限度|最大|最長|最低|最小|以上|以下|まで`)
 	// どのJava asks for a version; どのツール, どのブラウザ for a thing.

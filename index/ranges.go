@@ -52,10 +52,11 @@ var (
 	// 5年まで (the unit may be left off the first number), or one bound
 	// (12km以上, 1年未満).
 	// aboveRe and belowRe follow an amount the question asks beyond:
-	// 60時間を超える, 1年に満たない.
-	aboveRe = lazyre.New(`^\s*(?:を超|超|より(?:多|長|上))`)
-	belowRe = lazyre.New(`^\s*(?:未満|に満たな|より(?:少な|短|下))`)
-	rangeRe = lazyre.New(`([0-9]+(?:\.[0-9]+)?)\s*(` + unitAlt + `)?\s*(以上|超|を超え|から|〜|~|-|－|以下|未満|まで)\s*(?:([0-9]+(?:\.[0-9]+)?)\s*(` + unitAlt + `)\s*(未満|以下|まで|以内)?)?`)
+	// 60時間を超える, 1年に満たない; notAboveRe asks up to it: 45時間を超えない.
+	aboveRe    = lazyre.New(`^\s*(?:を超|超|より(?:多|長|上))`)
+	notAboveRe = lazyre.New(`^\s*を?超え(?:ない|なけ|ず)`)
+	belowRe    = lazyre.New(`^\s*(?:未満|に満たな|より(?:少な|短|下))`)
+	rangeRe    = lazyre.New(`([0-9]+(?:\.[0-9]+)?)\s*(` + unitAlt + `)?\s*(以上|超|を超え|から|〜|~|-|－|以下|未満|まで)\s*(?:([0-9]+(?:\.[0-9]+)?)\s*(` + unitAlt + `)\s*(未満|以下|まで|以内)?)?`)
 )
 
 // eraBefore ends with the name of a Japanese era (令和6年).
@@ -115,6 +116,7 @@ func quantitiesOf(f string) []quantity {
 		v, unit = inMonthsOf(v, unit)
 		q := quantity{v: v, unit: unit}
 		switch after := f[m[1]:]; {
+		case notAboveRe.MatchString(after): // up to it, not beyond
 		case aboveRe.MatchString(after):
 			q.beyond = 1
 		case belowRe.MatchString(after):
