@@ -1040,8 +1040,12 @@ func (c *chooser) widen(k, maxChars int) (int, int) {
 }
 
 // maxAnswerLines bounds the lines of an Answer: a longer paragraph gives
-// its best line (answerLines).
-const maxAnswerLines = 4
+// its best line (answerLines). maxBlockLines bounds a block of code a line
+// opens (password_policy: and the settings under it).
+const (
+	maxAnswerLines = 4
+	maxBlockLines  = 10
+)
 
 // answerLines are the lines (0-based) of unit k that state the answer: a
 // paragraph's line that holds the most of the question's words and the
@@ -1057,6 +1061,10 @@ func (c *chooser) answerLines(k int) (int, int) {
 	}
 	best, bestScore := u.start, -1.0
 	for j := u.start; j <= u.end; j++ {
+		if u.kind == unitCode && codeFence(s.lines[j]) {
+			// A fence (```ruby) says what the block is, not what it does.
+			continue
+		}
 		f := analyzer.Fold(visible(s.lines[j]))
 		sc := 0.0
 		for i, cw := range c.words {
@@ -1081,10 +1089,11 @@ func (c *chooser) answerLines(k int) (int, int) {
 			end++
 		}
 		// A line that opens a block (password_policy:, func f() {) holds
-		// the lines indented under it.
+		// the lines indented under it, up to maxBlockLines.
 		if t := strings.TrimSpace(s.lines[end]); t != "" && strings.ContainsAny(t[len(t)-1:], ":{([=") {
 			in := IndentWidth(s.lines[end])
-			for end < u.end && (strings.TrimSpace(s.lines[end+1]) == "" || IndentWidth(s.lines[end+1]) > in) {
+			for end < u.end && end-best+1 < maxBlockLines && !codeFence(s.lines[end+1]) &&
+				(strings.TrimSpace(s.lines[end+1]) == "" || IndentWidth(s.lines[end+1]) > in) {
 				end++
 			}
 			for end > best && strings.TrimSpace(s.lines[end]) == "" {
@@ -1098,6 +1107,12 @@ func (c *chooser) answerLines(k int) (int, int) {
 		end++
 	}
 	return best, end
+}
+
+// codeFence reports a line that opens or closes a fenced code block.
+func codeFence(l string) bool {
+	t := strings.TrimSpace(l)
+	return strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")
 }
 
 // codeComment is a line of code that is a comment alone: // …, # …, -- …,

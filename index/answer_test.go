@@ -363,3 +363,30 @@ func TestAnswerInCodeIsItsCommentedLine(t *testing.T) {
 		t.Errorf("answer reads %q", a.Text)
 	}
 }
+
+// settings is a guide's yaml block: a key that opens more lines than an
+// answer holds, under a fence that names the language.
+var settings = "# 設定ファイル\n\n認証の設定は次のとおり書きます。\n\n" +
+	"```yaml\npassword_policy:\n  min_length: 12\n  require_digit: true\n  require_symbol: true\n  history: 5\n  max_age_days: 90\n" +
+	strings.Repeat("  # 予約\n", 8) + "session:\n  timeout: 30\n```\n"
+
+// A block's answer is never its fence (```yaml names the language the
+// question names), and a key that opens a block gives at most
+// maxBlockLines of it.
+func TestAnswerInCodeIsNotItsFence(t *testing.T) {
+	a := firstAnswer(t, "guide/設定.md", settings, "yamlでpassword_policyはどう書く？")
+	lines := Lines(settings)
+	if a == nil || a.Kind != "code" {
+		t.Fatalf("answer %+v, want the code block", a)
+	}
+	if got := strings.TrimSpace(lines[a.StartLine-1]); got != "password_policy:" {
+		t.Errorf("answer L%d-L%d starts %q, want password_policy:", a.StartLine, a.EndLine, got)
+	}
+	if n := a.EndLine - a.StartLine + 1; n < 6 || n > maxBlockLines {
+		t.Errorf("answer L%d-L%d holds %d lines, want its settings, at most %d", a.StartLine, a.EndLine, n, maxBlockLines)
+	}
+	a = firstAnswer(t, "guide/設定.md", settings, "yamlの例は？")
+	if a == nil || a.Kind != "code" || strings.HasPrefix(strings.TrimSpace(lines[a.StartLine-1]), "```") {
+		t.Errorf("answer %+v, want code lines, not the fence", a)
+	}
+}
