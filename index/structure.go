@@ -145,7 +145,7 @@ func (p *parser) lineClass(i int) uint16 {
 			c |= lcHTMLHeading
 		}
 	case r == '`' || r == '~':
-		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+		if codeFence(t) {
 			c |= lcFence
 		}
 	case r == '第':
