@@ -136,3 +136,19 @@ func TestNamedScopeOutranksAnotherLanguage(t *testing.T) {
 		t.Errorf("the Swift guide's explain lacks the scope it misses:\n%s", res.Matches[1].Explain)
 	}
 }
+
+// だめ frames the question (変えないとだめ？) as 大丈夫 does: a rule that
+// answers it never writes the word, and still holds every content word
+// in its own text (OwnMatch), which the source preferences need to put
+// the preferred edition first.
+func TestFrameWordIsNoContentWord(t *testing.T) {
+	root := tree(t, map[string]string{
+		"規程/情報セキュリティ規程.md": "# 情報セキュリティ規程\n\n## 第5条（パスワード）\n\nパスワードの定期的な変更は求めない。漏えいのおそれがあるときは直ちに変更する。\n",
+	})
+	ix := openTest(t, root, configtest.TempDir(t))
+	mustBuild(t, ix, BuildOptions{})
+	res := find(t, ix, "パスワードって定期的に変えないとだめ？", SearchOptions{Limit: 3, MaxChars: 400})
+	if len(res.Matches) != 1 || !res.Matches[0].OwnMatch {
+		t.Fatalf("matches %+v, want the rule, its own text holding the question's content words", res.Matches)
+	}
+}
