@@ -180,6 +180,9 @@ func AskedOf(q string) Asked {
 // unitNames folds the spellings of a unit into one.
 var unitNames = map[string]string{"ヶ月": "か月", "パーセント": "%", "名": "人", "ケ月": "か月", "カ月": "か月", "箇月": "か月", "日間": "日", "分間": "分", "年間": "年", "bit": "ビット", "byte": "バイト", "ポイント": "pt", "文字数": "文字", "日数": "日", "時間数": "時間", "回数": "回", "人数": "人", "件数": "件", "年数": "年", "行数": "行", "桁数": "桁"}
 
+// timeUnits are the units of a length of time, which answer when.
+var timeUnits = map[string]bool{"日": true, "営業日": true, "時間": true, "分": true, "秒": true, "か月": true, "週間": true, "年": true, "歳": true}
+
 func unitName(u string) string {
 	if n, ok := unitNames[u]; ok {
 		return n
@@ -250,6 +253,9 @@ func (a Asked) stated(f string) float64 {
 		for _, m := range quantityUnitRe.FindAllStringSubmatch(masked, -1) {
 			u := unitName(m[2])
 			switch {
+			case a.Unit == "" && a.Has(AskDate) && !timeUnits[u]:
+				// いつまでに is answered by 1か月前, not by 2回.
+				best = max(best, 0.3)
 			case a.Unit == "" || u == a.Unit:
 				best = max(best, 1)
 			default:
