@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"lwr/analyzer"
@@ -131,6 +132,9 @@ type chooser struct {
 	// purposeAsked: the question asks what a rule is for (目的, 趣旨),
 	// which its purpose article states.
 	purposeAsked bool
+	// narrow[i] are the headings that name word i only inside a longer
+	// compound (narrowedHeadings); made on first use.
+	narrow [][]bool
 }
 
 // cword is a word of the question as the chooser looks for it.
@@ -429,9 +433,11 @@ func (c *chooser) ownMatches() {
 		for _, fm := range w.forms {
 			switch {
 			case fm.stem:
-				mark(fm.text, 1, stemAt)
+				mark(fm.text, 1, func(f string, a, b int) bool { return stemAt(f, a, b) && !inCompoundVerb(f, a) })
 			case fm.edge:
 				mark(fm.text, wCondition, edgeAt)
+			case verbForm(fm.text):
+				mark(fm.text, 1, func(f string, a, b int) bool { return wordAt(f, a, b) && !inCompoundVerb(f, a) })
 			default:
 				mark(fm.text, 1, wordAt)
 			}
@@ -605,6 +611,27 @@ func stemAt(f string, _, b int) bool {
 	return r >= 0x3041 && r <= 0x309F
 }
 
+// verbForm reports a written verb (取る, 申し出る, 取れ): Han first,
+// kana last.
+func verbForm(w string) bool {
+	first, _ := utf8.DecodeRuneInString(w)
+	last, _ := utf8.DecodeLastRuneInString(w)
+	return unicode.Is(unicode.Han, first) && last >= 0x3041 && last <= 0x309F
+}
+
+// inCompoundVerb reports whether a verb at f[a:] is the second half of a
+// compound verb: 取る in 受け取る, 出す in 引き出す. Kana that are no
+// particle stand between it and the Han character before it; after を
+// or が it is a verb of its own (休暇を取る).
+func inCompoundVerb(f string, a int) bool {
+	r, size := utf8.DecodeLastRuneInString(f[:a])
+	if size == 0 || r < 0x3041 || r > 0x309F || strings.ContainsRune("をがにはもとでへのやかてばよねさ", r) {
+		return false
+	}
+	p, _ := utf8.DecodeLastRuneInString(f[:a-size])
+	return unicode.Is(unicode.Han, p)
+}
+
 // isASCIIWord reports a word of ASCII that starts and ends with a letter
 // or a digit.
 func isASCIIWord(w string) bool {
@@ -767,6 +794,9 @@ func (c *chooser) score(k int, prior float64) unitScore {
 		}
 		for j, h := range c.s.trail(k) {
 			if c.matchUnit(i, h) > 0 {
+				if c.narrowed(i, h) {
+					break // under the narrower thing's heading
+				}
 				if j == 0 || cw.inHead {
 					named += cw.weight
 				} else {
@@ -1189,4 +1219,123 @@ func passageOf(ps []Passage, line int) (int, int) {
 		return ps[i].Start, ps[i].End
 	}
 	return ps[len(ps)-1].Start, ps[len(ps)-1].End
+}
+
+// narrowed reports whether heading h names word i only inside a longer
+// compound the question does not say, while another heading of the file
+// names it alone: under 育休 or 育児休業, （出生時育児休業の申出の手続等）
+// heads the narrower leave's article and （育児休業の申出の手続等） the one
+// asked about. A file that never names it alone (年次有給休暇 for 有給休暇)
+// keeps its headings' credit.
+func (c *chooser) narrowed(i, h int) bool {
+	if c.narrow == nil {
+		c.narrow = make([][]bool, len(c.words))
+	}
+	if c.narrow[i] == nil {
+		c.narrow[i] = c.narrowedHeadings(i)
+	}
+	return c.narrow[i][h]
+}
+
+// narrowedHeadings is, per unit, whether it is a heading that names word
+// i only as the tail of a longer compound of Han characters (出生時 +
+// 育児休業), when some heading of the file names it with no such prefix.
+func (c *chooser) narrowedHeadings(i int) []bool {
+	out := make([]bool, len(c.s.units))
+	compounds := c.wordCompounds(i)
+	if len(compounds) == 0 {
+		return out
+	}
+	q := analyzer.Fold(c.p.text)
+	var narrowed []int
+	alone := false
+	for k, u := range c.s.units {
+		if u.kind != unitHeading && !c.s.titleItem(k) {
+			continue
+		}
+		f := c.folded[k]
+		if f == "" {
+			f = analyzer.Fold(visible(c.s.text(k)))
+		}
+		rest, inner, here := f, false, false
+		for _, cp := range compounds {
+			for off := 0; off < len(f); {
+				j := strings.Index(f[off:], cp)
+				if j < 0 {
+					break
+				}
+				a := off + j
+				off = a + len(cp)
+				r, size := utf8.DecodeLastRuneInString(f[:a])
+				if a > 0 && unicode.Is(unicode.Han, r) && !strings.Contains(q, f[a-size:off]) {
+					inner = true
+					rest = strings.Replace(rest, f[a-size:off], " ", 1)
+					continue
+				}
+				here = true
+			}
+		}
+		alone = alone || here
+		if inner && !here && !c.holdsIn(i, rest) {
+			narrowed = append(narrowed, k)
+		}
+	}
+	if alone {
+		for _, k := range narrowed {
+			out[k] = true
+		}
+	}
+	return out
+}
+
+// wordCompounds are the compounds of three or more Han characters that
+// name word i in the question: a run of nouns it is written in (育児休業
+// of 育児 and 休業), the word itself, or its phrase (育児休業 for 育休).
+func (c *chooser) wordCompounds(i int) []string {
+	w := c.words[i]
+	var out []string
+	add := func(s string) {
+		if utf8.RuneCountInString(s) >= 3 && allHan(s) && !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	for _, fm := range w.forms {
+		add(fm.text)
+		for _, sp := range c.p.compounds {
+			if f := analyzer.Fold(sp); fm.text != "" && strings.Contains(f, fm.text) {
+				add(f)
+			}
+		}
+	}
+	for _, sy := range w.syns {
+		add(sy.text)
+	}
+	return out
+}
+
+// holdsIn reports whether text holds word i in one of its forms or
+// synonyms.
+func (c *chooser) holdsIn(i int, text string) bool {
+	w := c.words[i]
+	for _, fm := range w.forms {
+		if fm.text != "" && strings.Contains(text, fm.text) {
+			return true
+		}
+	}
+	for _, sy := range w.syns {
+		if sy.text != "" && strings.Contains(text, sy.text) {
+			return true
+		}
+	}
+	return false
+}
+
+// allHan reports a text of Han characters only.
+func allHan(s string) bool {
+	for _, r := range s {
+		if !unicode.Is(unicode.Han, r) {
+			return false
+		}
+	}
+	return s != ""
 }

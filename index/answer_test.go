@@ -2,6 +2,7 @@ package index
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -388,5 +389,93 @@ func TestAnswerInCodeIsNotItsFence(t *testing.T) {
 	a = firstAnswer(t, "guide/設定.md", settings, "yamlの例は？")
 	if a == nil || a.Kind != "code" || strings.HasPrefix(strings.TrimSpace(lines[a.StartLine-1]), "```") {
 		t.Errorf("answer %+v, want code lines, not the fence", a)
+	}
+}
+
+// childcareLeave is a childcare-leave rule shaped like the real ones
+// (a converted document: articles as title items, clauses under them):
+// the leave and the narrower leave at birth each have their own article
+// on how to apply, and the rule's form is 受け取る'd in a later clause.
+const childcareLeave = "# 育児介護休業規程\n\n" +
+	"1.  # 育児休業制度\n\n" +
+	"    1.  ### （育児休業の申出の手続等）\n\n" +
+	"        1.  #### 育児休業をすることを希望する従業員は、原則として育児休業開始予定日の1か月前までに育児休業申出書を人事部に提出することにより申し出るものとする。\n\n" +
+	"        2.  #### 申出の日後に申出に係る子が出生したときは、申出者は、出生後2週間以内に人事部に育児休業対象児出生届を提出しなければならない。\n\n" +
+	"2.  # 出生時育児休業制度\n\n" +
+	"    1.  ### （出生時育児休業の申出の手続等）\n\n" +
+	"        1.  #### 出生時育児休業をすることを希望する従業員は、原則として出生時育児休業開始予定日の2週間前までに出生時育児休業申出書を人事部に提出することにより申し出るものとする。\n\n" +
+	"        2.  #### 会社は、出生時育児休業申出書を受け取るに当たり、必要最小限度の証明書の提出を求めることがある。\n\n" +
+	"        3.  #### 申出の日後に申出に係る子が出生したときは、出生時育休申出者は、出生後2週間以内に人事部に出生時育児休業対象児出生届を提出しなければならない。\n"
+
+// A question of 育児休業 (or 育休) is answered by the article that names
+// it, not by the narrower 出生時育児休業's article: a heading that names
+// the question's compound only inside a longer one does not say the
+// passage is about it. 取る of 取りたい is not the 取る of 受け取る.
+func TestNarrowerCompoundHeadingNamesLess(t *testing.T) {
+	root := tree(t, map[string]string{"規程/06_育児介護休業規程.md": childcareLeave})
+	ix := openTest(t, root, configtest.TempDir(t))
+	mustBuild(t, ix, BuildOptions{})
+	for _, c := range []struct {
+		q    string
+		line int
+	}{
+		{"育休を取りたいんだけど、いつまでにどこへ申し出ればいい？", 7},
+		{"育児休業の申出後に子が出生した場合、何をいつまでに提出しなければならないか。", 9},
+		{"出生時育児休業の申出はいつまで？", 15},
+	} {
+		res := find(t, ix, c.q, SearchOptions{Limit: 1, MaxChars: 400, Dictionary: analyzer.DefaultSynonyms()})
+		if len(res.Matches) != 1 || res.Matches[0].Answer == nil {
+			t.Fatalf("%s: matches %+v, want the rule with an answer", c.q, res.Matches)
+		}
+		if a := res.Matches[0].Answer; a.StartLine != c.line {
+			t.Errorf("%s: answer L%d-L%d %q, want L%d", c.q, a.StartLine, a.EndLine, a.Text, c.line)
+		}
+	}
+}
+
+// A heading that names the question's compound only inside a longer one
+// (出生時育児休業) is the narrower thing's only when another heading of
+// the file names the compound alone; a file of 出生時育児休業 alone keeps
+// its headings' credit for 育児休業.
+func TestNarrowedHeadingNeedsAnotherThatNamesItAlone(t *testing.T) {
+	p := planRanked(Query{Words: []Word{{Text: "育児休業の申出はいつまで？"}}}, SearchOptions{})
+	for _, c := range []struct {
+		lines []string
+		want  bool
+	}{
+		{[]string{"# 規程", "", "### 第9条　育児休業の申出", "1. 1か月前までに申し出る。", "", "### 第10条　出生時育児休業の申出", "1. 2週間前までに申し出る。"}, true},
+		{[]string{"# 規程", "", "### 第10条　出生時育児休業の申出", "1. 2週間前までに申し出る。"}, false},
+	} {
+		s := structureOf(c.lines)
+		ch := newChooser(s, &p, "規程", nil)
+		h := slices.IndexFunc(s.units, func(u unit) bool { return strings.Contains(s.lines[u.start], "出生時") })
+		i := slices.IndexFunc(ch.words, func(w cword) bool {
+			return slices.ContainsFunc(w.forms, func(f form) bool { return f.text == "育児" })
+		})
+		if h < 0 || i < 0 {
+			t.Fatalf("heading %d, word %d: want both", h, i)
+		}
+		if got := ch.narrowed(i, h); got != c.want {
+			t.Errorf("%d headings: narrowed = %v, want %v", strings.Count(strings.Join(c.lines, "\n"), "###"), got, c.want)
+		}
+	}
+}
+
+func TestInCompoundVerb(t *testing.T) {
+	for _, c := range []struct {
+		text, verb string
+		want       bool
+	}{
+		{"申出書を受け取るに当たり", "取る", true},
+		{"預金を引き出す", "出す", true},
+		{"休暇を取る", "取る", false},
+		{"休暇が取れる", "取れる", false},
+		{"取るものとする", "取る", false},
+		{"書類を提出し、取る", "取る", false},
+	} {
+		a := strings.Index(c.text, c.verb)
+		if got := inCompoundVerb(c.text, a); got != c.want {
+			t.Errorf("inCompoundVerb(%q at %q) = %v, want %v", c.text, c.verb, got, c.want)
+		}
 	}
 }
