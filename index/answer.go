@@ -196,8 +196,9 @@ const (
 const wBound = 0.25
 
 // exceptionLine opens a clause that makes an exception to the rule
-// before it: 本条第1項にかかわらず, ２　前項の規定にかかわらず, 前2項にかかわらず.
-var exceptionLine = lazyre.New(`^[\s　0-9０-９.．、)）(（#*-]*(?:本条|同項|同条|前[0-9０-９一二三四五六七八九十]*[条項]|第[0-9０-９一二三四五六七八九十]+(?:条|項))[^、。]{0,12}?(?:に|にも)かかわらず`)
+// before it: 本条第1項にかかわらず, ２　前項の規定にかかわらず, 前2項にかかわらず,
+// 前項によらず.
+var exceptionLine = lazyre.New(`^[\s　0-9０-９.．、)）(（#*-]*(?:本条|同項|同条|前[0-9０-９一二三四五六七八九十]*[条項]|第[0-9０-９一二三四五六七八九十]+(?:条|項))[^、。]{0,12}?(?:(?:に|にも)かかわらず|によらず)`)
 
 // wException weighs a clause that makes an exception to the rule before
 // it (日雇従業員からの申出は拒むことができる after the rule of 6時間): the
@@ -508,6 +509,108 @@ func (c *chooser) matchExample(i, k int) float64 {
 	return 0
 }
 
+// matchReferenced is how well the clause unit k refers to holds word i,
+// with the items under that clause: ２　前項の申出は… and 第1項の規定により
+// …を希望する従業員は、30日前までに申し出る say again what that clause
+// names (家族の介護のため), and answer with it.
+func (c *chooser) matchReferenced(i, k int) float64 {
+	r := c.referenced(k)
+	if r < 0 {
+		return 0
+	}
+	best := c.matchUnit(i, r)
+	for j := r + 1; j < len(c.s.units) && j < r+1+maxReferencedItems; j++ {
+		if c.s.units[j].lead != r {
+			break
+		}
+		best = max(best, c.matchUnit(i, j))
+	}
+	return best
+}
+
+// maxReferencedItems bounds the items under a referenced clause that
+// lend it their words.
+const maxReferencedItems = 12
+
+// clauseRef is a clause's reference to another clause of its article:
+// 前項, 第2項 (not 前条, 第3条, nor 前2項).
+var clauseRef = lazyre.New(`(?:^|[^0-9０-９条])(?:(前)項|第([0-9０-９一二三四五六七八九十]{1,3})項)`)
+
+// referenced is the unit of the clause unit k refers to, -1 for none: 前項
+// is the clause before it in its list (or the article's unnumbered first
+// sentence before the list), 第N項 the clause numbered N of the same
+// list (or that first sentence for 第1項 when no clause is numbered 1).
+func (c *chooser) referenced(k int) int {
+	u := c.s.units[k]
+	if u.kind != unitItem && u.kind != unitText || u.heading < 0 {
+		return -1
+	}
+	m := clauseRef.FindStringSubmatch(c.s.lines[u.start])
+	if m == nil {
+		return -1
+	}
+	// The first sentence under the article's heading, when it is no item.
+	first := -1
+	if h := u.heading + 1; h < k && c.s.units[h].kind == unitText && c.s.units[h].heading == u.heading {
+		first = h
+	}
+	if m[1] != "" {
+		for j := k - 1; j > u.heading; j-- {
+			v := c.s.units[j]
+			if v.kind == u.kind && v.lead == u.lead && v.level == u.level {
+				return j
+			}
+		}
+		if u.kind == unitItem {
+			return first
+		}
+		return -1
+	}
+	n := clauseNumber(m[2])
+	for j := u.heading + 1; j < len(c.s.units) && c.s.units[j].heading == u.heading; j++ {
+		if v := c.s.units[j]; j != k && v.kind == unitItem && v.lead == u.lead && v.level == u.level && itemNumber(c.s.lines[v.start]) == n {
+			return j
+		}
+	}
+	if n == 1 {
+		return first
+	}
+	return -1
+}
+
+// itemNumber is the number of an item's marker (2 of "２　", of "2." and
+// of "（2）"), 0 for a marker without one.
+func itemNumber(line string) int {
+	m := itemMark.FindString(line)
+	return clauseNumber(strings.Trim(m, " \t　.)．）(（-*+・"))
+}
+
+// clauseNumber reads a clause's number in Arabic (2, ２) or kanji (二, 十二)
+// numerals, 0 for none.
+func clauseNumber(s string) int {
+	n := 0
+	for _, r := range s {
+		switch {
+		case r >= '0' && r <= '9':
+			n = n*10 + int(r-'0')
+		case r >= '０' && r <= '９':
+			n = n*10 + int(r-'０')
+		case r == '十':
+			if n == 0 {
+				n = 1
+			}
+			n *= 10
+		default:
+			d := strings.IndexRune("一二三四五六七八九", r)
+			if d < 0 {
+				return 0
+			}
+			n += d/3 + 1
+		}
+	}
+	return n
+}
+
 // matchSiblings is how well the rows or items next to unit k in its
 // table or list, and the items under it, hold word i.
 func (c *chooser) matchSiblings(i, k int) float64 {
@@ -692,6 +795,9 @@ func (c *chooser) score(k int, prior float64) unitScore {
 		}
 		if m == 0 {
 			m = wContext * c.matchExample(i, k)
+		}
+		if m == 0 {
+			m = wContext * c.matchReferenced(i, k)
 		}
 		if m == 0 {
 			m = wSibling * c.matchSiblings(i, k)

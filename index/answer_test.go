@@ -278,6 +278,8 @@ func TestExceptionLine(t *testing.T) {
 		{"２　前項の規定にかかわらず、会社は休職を命ずることがある。", true},
 		{"４　第１項の定めにかかわらず、", true},
 		{"3 前2項にかかわらず、", true},
+		{"2. 前項によらず、新卒者が月初に入社する場合、入社月の賃金を日割りせずに支給することがある。", true},
+		{"年齢によらず支給する。", false},
 		{"1. 育児休業の期間は、子が1歳に達するまでとする。", false},
 		{"天候にかかわらず出社する。", false},
 	} {
@@ -476,6 +478,49 @@ func TestInCompoundVerb(t *testing.T) {
 		a := strings.Index(c.text, c.verb)
 		if got := inCompoundVerb(c.text, a); got != c.want {
 			t.Errorf("inCompoundVerb(%q at %q) = %v, want %v", c.text, c.verb, got, c.want)
+		}
+	}
+}
+
+// shortTimeRule is a rule shaped like the real ones: a clause lists the
+// reasons one may work short hours, the next refers to it (第1項の規定に
+// より, or 前項の規定により) and states when to apply, a third states
+// another deadline for another kind of worker.
+const shortTimeRule = "# 短時間正社員就業規則\n\n### 第3条　利用事由\n" +
+	"1. 次のいずれかの事由により短時間正社員制度の利用を希望し、かつ会社が認めた場合には、短時間正社員として勤務させることがある。\n" +
+	"  1. 家族の介護のため\n  2. 自己啓発のため\n  3. その他会社が認めた場合\n" +
+	"2. 第1項の規定により短時間正社員勤務を希望する従業員は、原則30日前までに会社に申出をすることとする。\n" +
+	"3. 臨時社員のうち短時間正社員への転換を希望する従業員は、原則申出日より2か月以内で期日を指定する。\n"
+
+// A clause that refers to another (第1項の規定により, 前項の規定により)
+// holds that clause's words and its items': the deadline to work short
+// hours for a family's care is the clause after the list of reasons, not
+// another worker's.
+func TestClauseHoldsTheClauseItRefersTo(t *testing.T) {
+	for _, ref := range []string{"第1項", "前項"} {
+		doc := strings.Replace(shortTimeRule, "第1項", ref, 1)
+		root := tree(t, map[string]string{"規程/短時間正社員就業規則.md": doc})
+		ix := openTest(t, root, configtest.TempDir(t))
+		mustBuild(t, ix, BuildOptions{})
+		res := find(t, ix, "家族の介護があるから短時間正社員に切り替えたい。いつまでに申し出ればいい？", SearchOptions{Limit: 1, MaxChars: 400, Dictionary: analyzer.DefaultSynonyms()})
+		if len(res.Matches) != 1 || res.Matches[0].Answer == nil {
+			t.Fatalf("%s: matches %+v, want the rule with an answer", ref, res.Matches)
+		}
+		if a := res.Matches[0].Answer; a.StartLine != 8 {
+			t.Errorf("%s: answer L%d-L%d %q, want L8", ref, a.StartLine, a.EndLine, a.Text)
+		}
+	}
+}
+
+func TestClauseNumber(t *testing.T) {
+	for s, want := range map[string]int{"1": 1, "２": 2, "12": 12, "一": 1, "十": 10, "十二": 12, "二十三": 23, "a": 0, "": 0} {
+		if got := clauseNumber(s); got != want {
+			t.Errorf("clauseNumber(%q) = %d, want %d", s, got, want)
+		}
+	}
+	for line, want := range map[string]int{"２　前項の申出は": 2, "3. 臨時社員": 3, "（2）経理": 2, "- 項目": 0} {
+		if got := itemNumber(line); got != want {
+			t.Errorf("itemNumber(%q) = %d, want %d", line, got, want)
 		}
 	}
 }
