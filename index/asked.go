@@ -29,12 +29,15 @@ const (
 	AskMeaning
 	// AskThing: 何を, 何が必要, どんな項目 (the things a rule lists).
 	AskThing
+	// AskWho: 誰でも, 誰に, どこへ申し出る, 対象者は (who may, or whom to
+	// go to).
+	AskWho
 )
 
 var askedNames = []struct {
 	k    AskedKind
 	name string
-}{{AskAmount, "金額"}, {AskQuantity, "数量"}, {AskDate, "期限"}, {AskVersion, "版"}, {AskPermission, "可否"}, {AskMethod, "方法"}, {AskMeaning, "意味"}, {AskThing, "事項"}}
+}{{AskAmount, "金額"}, {AskQuantity, "数量"}, {AskDate, "期限"}, {AskVersion, "版"}, {AskPermission, "可否"}, {AskMethod, "方法"}, {AskMeaning, "意味"}, {AskThing, "事項"}, {AskWho, "対象"}}
 
 // String names the kinds: 数量(文字)+可否.
 func (a Asked) String() string {
@@ -107,7 +110,10 @@ var (
 	askedPermitWords = lazyre.New(`(て|で)も?(いい|良い|よい|ok|大丈夫|構わない|かまわない)|だめ|ダメ|禁止|可能(です)?か|許され|許可され`)
 	askedHow         = lazyre.New(`どう(すれば|したら|やって|やれば|すると|する|書け|書く|記録|提出|設定|対応|チェック)|どのように|どうやったら|方法|手順|やり方|仕方|には何をすれば|ようにするには`)
 	askedMean        = lazyre.New(`どういう意味|意味は|意味って|とは[？?何]|って(?:何|なに)(?:$|[？?]|です|だ|な[のん]|の(?:こと|意味)|を(?:指す|意味))|何て(?:呼|言|い[うい])|何のこと|の定義`)
-	askedThing       = lazyre.New(`何を|何が(必要|いる)|何と|どんな|どの(ツール|エディタ|ブラウザ|db|データベース|サービス|ライブラリ|アプリ)|どの項目|何に気を|何て(書|記入)|こと[はって]|ことは[？?]?$|気をつける|注意(点|すること)|課題|必要なもの|何で`)
+	// askedWho asks who may (誰でも, 対象者は) or whom to go to (誰に相談,
+	// どこへ申し出る).
+	askedWho   = lazyre.New(`誰|だれ|どなた|どこ(?:に|へ|まで)(?:相談|連絡|報告|申し出|申出|提出|届け|出せ|言え|聞け)|対象者|対象(?:は|って|になる|ですか)|どんな人|どういう人`)
+	askedThing = lazyre.New(`何を|何が(必要|いる)|何と|どんな|どの(ツール|エディタ|ブラウザ|db|データベース|サービス|ライブラリ|アプリ)|どの項目|何に気を|何て(書|記入)|こと[はって]|ことは[？?]?$|気をつける|注意(点|すること)|課題|必要なもの|何で`)
 )
 
 // AskedOf reads what a question asks for from its words.
@@ -169,6 +175,9 @@ func AskedOf(q string) Asked {
 	if askedThing.MatchString(f) {
 		a.Kinds |= AskThing
 	}
+	if askedWho.MatchString(f) {
+		a.Kinds |= AskWho
+	}
 	// A measure named (所要時間は, コントラスト比, エントロピー) asks for its
 	// value unless the question asks how to do something with it.
 	if askedMeasure.MatchString(f) && a.Kinds&(AskMethod|AskMeaning) == 0 {
@@ -219,7 +228,10 @@ var (
 	methodRe = lazyre.New(`手順|方法|してください|して下さい|します。|する。$|すること|を使(う|用)|で確認|ツール|コマンド|\$\s|をクリック|を押|を選|を入力|を設定|をインストール|を実行|申請|提出|届け出|連絡|記入|記載|登録|相談|依頼`)
 	// boundRe states a value as a limit: 1歳に達するまで, 3か月以内, 通算93日の
 	// 範囲内, 最大20日; not a deadline (2週間前まで).
-	boundRe   = lazyre.New(`([0-9][0-9,.]*|[一二三四五六七八九十]+)\s*(?:` + quantityUnits + `|円|万円)\s*(?:に達する日|に達する|になる|を経過する)?\s*(?:まで|以内|以下|未満|の範囲内|の範囲で|を限度|を上限|を超えない|を超えて)|(?:最大|最長|最高|上限|限度)\s*(?:は|を|で)?\s*[0-9一二三四五六七八九十]`)
+	boundRe = lazyre.New(`([0-9][0-9,.]*|[一二三四五六七八九十]+)\s*(?:` + quantityUnits + `|円|万円)\s*(?:に達する日|に達する|になる|を経過する)?\s*(?:まで|以内|以下|未満|の範囲内|の範囲で|を限度|を上限|を超えない|を超えて)|(?:最大|最長|最高|上限|限度)\s*(?:は|を|で)?\s*[0-9一二三四五六七八九十]`)
+	// whoRe states who may (対象者は…に限る, 正社員を対象とする) or whom to
+	// go to (人事部に, 所属長へ).
+	whoRe     = lazyre.New(`対象(?:者|従業員|と(?:する|なる|しない))|(?:者|人|従業員|社員|職員)(?:に限る|に限り|を対象|が対象|とする|を除く|を除き)|(?:部|課|室|係|担当|担当者|責任者|窓口|上長|上司|所属長|管理者|委員会|総務|人事)(?:に|へ|まで|が)(?:[^、。]{0,12})?(?:相談|連絡|報告|申し出|申出|提出|届け|通知)`)
 	meaningRe = lazyre.New(`とは|という意味|を意味|を表す|を指す|の略|の意|定義|説明|[:：=]\s*\S`)
 )
 
@@ -287,6 +299,9 @@ func (a Asked) stated(f string) float64 {
 	}
 	if a.Has(AskMeaning) && meaningRe.MatchString(f) {
 		best = max(best, 0.4*sign)
+	}
+	if a.Has(AskWho) && whoRe.MatchString(f) {
+		best = max(best, 1*sign)
 	}
 	return best
 }

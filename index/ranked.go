@@ -89,9 +89,9 @@ func termWeight(t analyzer.Token) float64 {
 var deicticWords = map[string]bool{"今日": true, "明日": true, "昨日": true, "今週": true, "来週": true, "先週": true, "今月": true, "来月": true, "先月": true, "今年": true, "来年": true, "去年": true, "昨年": true, "今度": true, "最近": true, "今回": true, "この間": true}
 
 // frameWords are nouns that frame a question (計算の方法, 休める場合,
-// 持ち帰っても大丈夫, 変えないとだめ) rather than name its topic: weighed as
+// 持ち帰っても大丈夫, 変えないとだめ, 誰でも使える) rather than name its topic: weighed as
 // an affix and not content words.
-var frameWords = map[string]bool{"方法": true, "やり方": true, "仕方": true, "場合": true, "際": true, "仕組み": true, "大丈夫": true, "可能": true, "だめ": true, "ダメ": true, "駄目": true}
+var frameWords = map[string]bool{"方法": true, "やり方": true, "仕方": true, "場合": true, "際": true, "仕組み": true, "大丈夫": true, "可能": true, "だめ": true, "ダメ": true, "駄目": true, "誰": true, "だれ": true, "どなた": true}
 
 // isAffix reports a suffix or prefix morpheme (代 in 残業代, 非 in 非表示).
 func isAffix(t analyzer.Token) bool {
