@@ -524,3 +524,22 @@ func TestClauseNumber(t *testing.T) {
 		}
 	}
 }
+
+// A peripheral a question names (キーボード) is the 機材 a rule writes: of
+// two articles of one benefits rule, the equipment one answers.
+func TestPeripheralIsTheRulesEquipment(t *testing.T) {
+	doc := "# 福利厚生規程\n\n### 第4条　書籍購入補助\n\n1. 書籍購入補助は、社員が自己学習のために購入する書籍の代金を補助するものである。\n" +
+		"2. 購入した書籍の所有権は、購入した者本人に帰属する。\n\n### 第5条　機材購入補助\n\n" +
+		"1. 機材購入補助は、社員が生産性向上のために購入する機材の代金を補助するものである。\n" +
+		"2. 購入した機材の所有権は、購入した者本人に帰属する。\n"
+	root := tree(t, map[string]string{"規程/04_福利厚生規程.md": doc})
+	ix := openTest(t, root, configtest.TempDir(t))
+	mustBuild(t, ix, BuildOptions{})
+	res := find(t, ix, "会社の補助で買ったキーボードって、辞めるときに返さないといけない？", SearchOptions{Limit: 1, MaxChars: 300, Dictionary: analyzer.DefaultSynonyms()})
+	if len(res.Matches) != 1 || res.Matches[0].Answer == nil {
+		t.Fatalf("matches %+v, want the rule with an answer", res.Matches)
+	}
+	if a := res.Matches[0].Answer; a.StartLine < 9 {
+		t.Errorf("answer L%d-L%d %q, want a clause of 第5条 (L9-L12)", a.StartLine, a.EndLine, a.Text)
+	}
+}
