@@ -274,10 +274,18 @@ func chooserWords(p *rankedPlan) []cword {
 		}
 		return false
 	}
+	commaNumbers := commaNumber.FindAllString(analyzer.Fold(p.text), -1)
 	for i := range p.terms {
 		w := cword{forms: p.forms[i], weight: p.weights[i], compound: analyzer.Fold(p.compound[i])}
 		if isNumber(p.terms[i]) {
 			w.weight *= wNumber
+			// 14 and 000 of 14,000円 are found as the question writes
+			// them, not in 14 of 14日 nor 000 of 1,000.
+			for _, n := range commaNumbers {
+				if slices.Contains(strings.Split(n, ","), p.terms[i]) {
+					w.forms = append(slices.Clone(w.forms), form{text: n})
+				}
+			}
 		}
 		for _, a := range append(slices.Clone(p.synOf[i]), p.phraseOf[i]...) {
 			w.syns = append(w.syns, alt{text: analyzer.Fold(a.text), weight: a.weight})
@@ -302,6 +310,9 @@ func chooserWords(p *rankedPlan) []cword {
 	}
 	return ws
 }
+
+// commaNumber is a number written with thousands commas (14,000).
+var commaNumber = lazyre.New(`[0-9]{1,3}(?:,[0-9]{3})+`)
 
 // bigFile is the lines of a file from which on the chooser reads only
 // the units of the passages the index matched (and what they stand
@@ -703,8 +714,10 @@ func wordAt(f string, a, b int) bool {
 	if !isASCIIWord(w) {
 		return true
 	}
-	left := a == 0 || !isAlnum(f[a-1]) && (f[a-1] != '.' || a < 2 || !isDigit(w[0]) || !isDigit(f[a-2]))
-	right := b == len(f) || !isAlnum(f[b]) && (f[b] != '.' || b+1 == len(f) || !isDigit(w[len(w)-1]) || !isDigit(f[b+1]))
+	// A number's dot or thousands comma joins it to the digits beside
+	// it: 10 is not in 10,000円 nor 3 in 3.6.
+	left := a == 0 || !isAlnum(f[a-1]) && (f[a-1] != '.' && f[a-1] != ',' || a < 2 || !isDigit(w[0]) || !isDigit(f[a-2]))
+	right := b == len(f) || !isAlnum(f[b]) && (f[b] != '.' && f[b] != ',' || b+1 == len(f) || !isDigit(w[len(w)-1]) || !isDigit(f[b+1]))
 	return left && right
 }
 

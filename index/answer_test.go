@@ -543,3 +543,21 @@ func TestPeripheralIsTheRulesEquipment(t *testing.T) {
 		t.Errorf("answer L%d-L%d %q, want a clause of 第5条 (L9-L12)", a.StartLine, a.EndLine, a.Text)
 	}
 }
+
+func TestWordAtNumber(t *testing.T) {
+	for _, c := range []struct {
+		text, word string
+		want       bool
+	}{
+		{"午後10時から", "10", true},
+		{"月額10,000円まで", "10", false},
+		{"月額1,000円まで", "000", false},
+		{"バージョン3.6以降", "3", false},
+		{"1, 2, 3", "2", true},
+	} {
+		a := strings.Index(c.text, c.word)
+		if got := wordAt(c.text, a, a+len(c.word)); got != c.want {
+			t.Errorf("wordAt(%q, %q) = %v, want %v", c.text, c.word, got, c.want)
+		}
+	}
+}

@@ -218,10 +218,12 @@ var (
 	enoughRe = lazyre.New(`(^|[^0-9一二三四五六七八九十百千])十分($|[^間])`)
 	// frequencyRe states how often: 毎日, 5分ごと, 1日1回, 月次.
 	frequencyRe = lazyre.New(`毎(日|週|月|時|分|朝|晩|回)|[0-9一二三四五六七八九十]+\s*(分|時間|日|週間?|か月|ヶ月)\s*(ごと|おき|毎|に1回|に一回)|[日週月年]次|[0-9]+\s*回\s*/\s*[日週月]|h/[0-9]+|@(daily|hourly|weekly)`)
-	ratioRe     = lazyre.New(`[0-9]+(?:\.[0-9]+)?\s*[:：対]\s*1\b|[0-9]+(?:\.[0-9]+)?\s*:\s*1$`)
-	dateRe      = lazyre.New(`(?:翌|毎|当|前|今|来|先|同)月\s*[0-9]{1,2}\s*日|[0-9]{4}\s*年(?:\s*[0-9]{1,2}\s*月(?:\s*[0-9]{1,2}\s*日)?)?|[0-9]{1,2}\s*月\s*[0-9]{1,2}\s*日|[0-9]{4}[-/.][0-9]{1,2}(?:[-/.][0-9]{1,2})?|(?:令和|平成|昭和)\s*(?:[0-9]+|元)\s*年度?`)
-	deadlineRe  = lazyre.New(`[0-9一二三四五六七八九十]+\s*(日|営業日|週間|か月|ヶ月|カ月|時間)\s*(前|後|以内|まで|までに)|(前日|当日|翌日|翌月|月末|翌営業日|速やか|遅滞なく|直ちに|事前|事後)|(まで|までに)に?(申請|提出|届け|連絡)`)
-	versionRe   = lazyre.New(`(?:バージョン|version|ver\.?)[^0-9\n]{0,15}(?:\s[0-9]+(?:\.[0-9]+)*|[0-9]+(?:\.[0-9]+)+)|(?:[a-z][a-z.+#-]*\s?|v|ver\.?\s?|バージョン\s?)[0-9]+(?:\.[0-9]+)+|(?:jdk|java|jre|openjdk|postgresql|mysql|oracle|python|ruby|node(?:\.js)?|go|php|windows|ubuntu|debian|macos|ios|android|eclipse|maven|gradle|tomcat|spring|ie|edge|chrome|firefox|safari|asvs|wcag|tls|http)\s?[0-9]+(?:\.[0-9]+)*`)
+	// multiplierRe is a rate a formula multiplies by: 基本給 × 0.25.
+	multiplierRe = lazyre.New(`[×✕]\s*[0-9]+(?:\.[0-9]+)?|[0-9]+(?:\.[0-9]+)?\s*[×✕]`)
+	ratioRe      = lazyre.New(`[0-9]+(?:\.[0-9]+)?\s*[:：対]\s*1\b|[0-9]+(?:\.[0-9]+)?\s*:\s*1$`)
+	dateRe       = lazyre.New(`(?:翌|毎|当|前|今|来|先|同)月\s*[0-9]{1,2}\s*日|[0-9]{4}\s*年(?:\s*[0-9]{1,2}\s*月(?:\s*[0-9]{1,2}\s*日)?)?|[0-9]{1,2}\s*月\s*[0-9]{1,2}\s*日|[0-9]{4}[-/.][0-9]{1,2}(?:[-/.][0-9]{1,2})?|(?:令和|平成|昭和)\s*(?:[0-9]+|元)\s*年度?`)
+	deadlineRe   = lazyre.New(`[0-9一二三四五六七八九十]+\s*(日|営業日|週間|か月|ヶ月|カ月|時間)\s*(前|後|以内|まで|までに)|(前日|当日|翌日|翌月|月末|翌営業日|速やか|遅滞なく|直ちに|事前|事後)|(まで|までに)に?(申請|提出|届け|連絡)`)
+	versionRe    = lazyre.New(`(?:バージョン|version|ver\.?)[^0-9\n]{0,15}(?:\s[0-9]+(?:\.[0-9]+)*|[0-9]+(?:\.[0-9]+)+)|(?:[a-z][a-z.+#-]*\s?|v|ver\.?\s?|バージョン\s?)[0-9]+(?:\.[0-9]+)+|(?:jdk|java|jre|openjdk|postgresql|mysql|oracle|python|ruby|node(?:\.js)?|go|php|windows|ubuntu|debian|macos|ios|android|eclipse|maven|gradle|tomcat|spring|ie|edge|chrome|firefox|safari|asvs|wcag|tls|http)\s?[0-9]+(?:\.[0-9]+)*`)
 	// permitRe states whether a thing is allowed: a rule's modal.
 	permitRe = lazyre.New(`禁止|限定|に限る|に限り|ては(なり|いけ)ません|ないでください|でき(ます|ません)|問題(は)?(ない|ありません)|構いません|かまいません|差し支えありません|大丈夫です|してはならない|してはいけない|しては(なら|いけ)ない|てはならない|てはいけない|ないこと|しないこと|すること|ること[。）)]?$|こと。|必須|必要がある|必要があります|必要はない|必要はありません|不要|不可|認め(る|ない|られ)|許可|できる|できない|可能|べき|べきでない|避け|使用しない|使わない|使用する|使う|原則|してよい|して良い|してもよい|しても良い|構わない|差し支えない|望ましい|推奨|\bmust\b|\bshould\b|\bng\b|\bok\b|\bmay\b`)
 	// methodRe states what to do: a procedure's steps, a command.
@@ -274,7 +276,7 @@ func (a Asked) stated(f string) float64 {
 				best = max(best, 0.3)
 			}
 		}
-		if a.Unit == "" && (ratioRe.MatchString(f) || frequencyRe.MatchString(f)) {
+		if a.Unit == "" && (ratioRe.MatchString(f) || frequencyRe.MatchString(f) || multiplierRe.MatchString(f)) {
 			best = max(best, 1)
 		}
 	}
