@@ -177,7 +177,26 @@ func (ix *Index) auditDue(asked bool, now time.Time) bool {
 // Every batch is written to Bleve before the manifest learns of it, and the
 // index is marked "building" until the end, so a build killed at any point
 // is finished correctly by the next one.
-func (ix *Index) Build(ctx context.Context, opts BuildOptions) (st BuildStats, err error) {
+//
+// A build that fails on an index whose files were damaged behind its back
+// (a segment that no longer reads) builds it anew from the documents: the
+// index is a copy of them.
+func (ix *Index) Build(ctx context.Context, opts BuildOptions) (BuildStats, error) {
+	st, err := ix.build(ctx, opts)
+	if err == nil || opts.Force || ctx.Err() != nil || !ix.writable {
+		return st, err
+	}
+	why := ix.verify()
+	if why == "" {
+		return st, err
+	}
+	ix.opts.Logger.Warn("the build found the index damaged; rebuilding", "dir", ix.opts.Dir, "why", why, "err", err)
+	ix.Rebuilt = "the index is damaged (" + why + ")"
+	opts.Force = true
+	return ix.build(ctx, opts)
+}
+
+func (ix *Index) build(ctx context.Context, opts BuildOptions) (st BuildStats, err error) {
 	start := time.Now()
 	now := time.Now
 	if opts.Now != nil {

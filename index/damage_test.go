@@ -131,6 +131,55 @@ func TestAuditFindsSegmentDamage(t *testing.T) {
 	}
 }
 
+// TestBuildRebuildsDamagedSegments damages the segment files and changes
+// a document: the build that cannot update the damaged index (its
+// segments no longer read) builds it anew, says so, and fails nothing.
+func TestBuildRebuildsDamagedSegments(t *testing.T) {
+	root := tree(t, baseTree)
+	dir := configtest.TempDir(t)
+	ix := openTest(t, root, dir)
+	mustBuild(t, ix, BuildOptions{})
+	ix.Close()
+	segs, _ := filepath.Glob(filepath.Join(dir, "bleve", "store", "*.zap"))
+	if len(segs) == 0 {
+		t.Fatal("no segment files")
+	}
+	for _, p := range segs {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 100; i < len(b)/2; i += 97 {
+			b[i] ^= 0xA5
+		}
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for rel := range baseTree {
+		p := filepath.Join(root, rel)
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, append(b, "\n追記した行。\n"...), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ix = openTest(t, root, dir)
+	defer ix.Close()
+	st := mustBuild(t, ix, BuildOptions{})
+	if !strings.Contains(st.Rebuilt, "damaged") {
+		t.Fatalf("Rebuilt = %q, want the damage named", st.Rebuilt)
+	}
+	if st.Added != len(baseTree) {
+		t.Errorf("after the rebuild: %+v, want every file indexed again", st)
+	}
+	if got := paths(find(t, ix, "有給休暇", SearchOptions{})); !slices.Equal(got, []string{"規程/就業規則.md"}) {
+		t.Errorf("search after the rebuild: %v", got)
+	}
+}
+
 // TestAuditFindsMissingPassages deletes passages from the index behind
 // the manifest's back: the audit's count finds it.
 func TestAuditFindsMissingPassages(t *testing.T) {
