@@ -63,6 +63,9 @@ type Asked struct {
 	// どのくらいまで, 上限は), which a value stated as one (1歳に達するまで,
 	// 3か月以内, 最大5日) answers.
 	Bound bool `json:"bound,omitempty"`
+	// Paid: it asks whether a thing is paid (給料出る？, 手当はもらえる？),
+	// which 無給とする or 通常の賃金を支給する answers.
+	Paid bool `json:"paid,omitempty"`
 }
 
 // Has reports whether the question asks for a kind of answer.
@@ -89,7 +92,7 @@ var (
 	askedMeasure = lazyre.New(`所要時間|期間(?:[はがをのって]|$|[？?])|長さ|幅|容量|サイズ|頻度|割合|比率|コントラスト比|エントロピー|ビット数|(?:^|[^b])メモリ|有効期限|時間は`)
 	askedAmount  = lazyre.New(`いくら|幾ら|金額|料金|費用|値段|価格|予算|円|手当|[月年日]額|額(?:は|と|を|って|$)|掛金`)
 	// askedPaid asks whether a thing is paid for; askedSum asks how much.
-	askedPaid = lazyre.New(`有無|(もらえ(る|ます|ない)|出(る|ます|ない)|支給され(る|ます)|支払われ(る|ます)|負担(する|される|され|して)|持ち|対象(になる|になります|ですか))(の|ん(ですか)?|か)?[？?]?$`)
+	askedPaid = lazyre.New(`有無|(もらえ(る|ます|ない)|出(る|ます|ない)|支給され(る|ます)|支払われ(る|ます)|負担(する|される|され|して)|持ち|対象(になる|になります|ですか))(の|ん(ですか)?|か)?(?:[？?]|$)|無給(?:[？?]|$|なの|ですか)`)
 	askedSum  = lazyre.New(`いくら|幾ら|金額|何円|[0-9]円|何日|何時間|何回|何%|何割`)
 	// A cost word at the end of a noun: ホテル代は, 交通費の; not 資料,
 	// 時代 (the rune before tells).
@@ -135,6 +138,7 @@ func AskedOf(q string) Asked {
 	whether := askedPaid.MatchString(f) && !askedSum.MatchString(f)
 	if whether {
 		a.Kinds |= AskPermission
+		a.Paid = true
 	}
 	// 給料っていつ上がる？ asks when, not how much (no いくら, no 円).
 	when := askedDate.MatchString(f)
@@ -226,6 +230,10 @@ var (
 	versionRe    = lazyre.New(`(?:バージョン|version|ver\.?)[^0-9\n]{0,15}(?:\s[0-9]+(?:\.[0-9]+)*|[0-9]+(?:\.[0-9]+)+)|(?:[a-z][a-z.+#-]*\s?|v|ver\.?\s?|バージョン\s?)[0-9]+(?:\.[0-9]+)+|(?:jdk|java|jre|openjdk|postgresql|mysql|oracle|python|ruby|node(?:\.js)?|go|php|windows|ubuntu|debian|macos|ios|android|eclipse|maven|gradle|tomcat|spring|ie|edge|chrome|firefox|safari|asvs|wcag|tls|http)\s?[0-9]+(?:\.[0-9]+)*`)
 	// permitRe states whether a thing is allowed: a rule's modal.
 	permitRe = lazyre.New(`禁止|限定|に限る|に限り|ては(なり|いけ)ません|ないでください|でき(ます|ません)|問題(は)?(ない|ありません)|構いません|かまいません|差し支えありません|大丈夫です|してはならない|してはいけない|しては(なら|いけ)ない|てはならない|てはいけない|ないこと|しないこと|すること|ること[。）)]?$|こと。|必須|必要がある|必要があります|必要はない|必要はありません|不要|不可|認め(る|ない|られ)|許可|できる|できない|可能|べき|べきでない|避け|使用しない|使わない|使用する|使う|原則|してよい|して良い|してもよい|しても良い|構わない|差し支えない|望ましい|推奨|\bmust\b|\bshould\b|\bng\b|\bok\b|\bmay\b`)
+	// paidRe states whether a thing is paid: 無給とする, 有給とし, 通常の
+	// 賃金を支給する, 支給しない; an amount (10,000円) says it is.
+	paidRe   = lazyre.New(`有給と(?:する|し)|支給(?:する|される|します)|支払(?:う|われる)|負担する`)
+	unpaidRe = lazyre.New(`無給|支給(?:しない|されない|しません)|支払(?:わない|われない)|負担しない`)
 	// methodRe states what to do: a procedure's steps, a command.
 	methodRe = lazyre.New(`手順|方法|してください|して下さい|します。|する。$|すること|を使(う|用)|で確認|ツール|コマンド|\$\s|をクリック|を押|を選|を入力|を設定|をインストール|を実行|申請|提出|届け出|連絡|記入|記載|登録|相談|依頼`)
 	// boundRe states a value as a limit: 1歳に達するまで, 3か月以内, 通算93日の
@@ -295,6 +303,17 @@ func (a Asked) stated(f string) float64 {
 	}
 	if a.Has(AskPermission) && permitRe.MatchString(f) {
 		best = max(best, 0.6*sign)
+	}
+	if a.Paid {
+		// The amount says it is paid and how much, 支給しない that it is
+		// not; 支給する says only that it is, and maybe of another case
+		// (本人が死亡した場合).
+		switch {
+		case yenRe.MatchString(f), unpaidRe.MatchString(f):
+			best = max(best, 1)
+		case paidRe.MatchString(f):
+			best = max(best, 0.8)
+		}
 	}
 	if a.Has(AskMethod) && methodRe.MatchString(f) {
 		best = max(best, 0.4*sign)
