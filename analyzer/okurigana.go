@@ -57,7 +57,7 @@ func (a *Analyzer) Okurigana(t Token) []string {
 			if f, _, _ := strings.Cut(toks[0].POS, ","); f != first {
 				continue
 			}
-		case !allKanji(c):
+		case !AllKanji(c):
 			// Kanji alone (申出) count though the analyzer cuts them (申,
 			// 出): they match where the text has them side by side.
 			continue
@@ -81,7 +81,8 @@ func followedByKanji(rs []rune) bool {
 	return false
 }
 
-func allKanji(s string) bool {
+// AllKanji reports a text of Han characters only.
+func AllKanji(s string) bool {
 	for _, r := range s {
 		if !unicode.Is(unicode.Han, r) {
 			return false

@@ -1414,7 +1414,7 @@ func (c *chooser) wordCompounds(i int) []string {
 	w := c.words[i]
 	var out []string
 	add := func(s string) {
-		if utf8.RuneCountInString(s) >= 3 && allHan(s) && !slices.Contains(out, s) {
+		if utf8.RuneCountInString(s) >= 3 && analyzer.AllKanji(s) && !slices.Contains(out, s) {
 			out = append(out, s)
 		}
 	}
@@ -1447,14 +1447,4 @@ func (c *chooser) holdsIn(i int, text string) bool {
 		}
 	}
 	return false
-}
-
-// allHan reports a text of Han characters only.
-func allHan(s string) bool {
-	for _, r := range s {
-		if !unicode.Is(unicode.Han, r) {
-			return false
-		}
-	}
-	return s != ""
 }

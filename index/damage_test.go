@@ -93,13 +93,7 @@ func TestDamagedBoltFiles(t *testing.T) {
 func TestAuditFindsSegmentDamage(t *testing.T) {
 	root := tree(t, baseTree)
 	dir := configtest.TempDir(t)
-	ix := openTest(t, root, dir)
-	mustBuild(t, ix, BuildOptions{})
-	ix.Close()
-	segs, _ := filepath.Glob(filepath.Join(dir, "bleve", "store", "*.zap"))
-	if len(segs) == 0 {
-		t.Fatal("no segment files")
-	}
+	segs := builtSegments(t, root, dir)
 	for _, p := range segs {
 		f, err := os.OpenFile(p, os.O_WRONLY, 0)
 		if err != nil {
@@ -110,7 +104,7 @@ func TestAuditFindsSegmentDamage(t *testing.T) {
 		}
 		f.Close()
 	}
-	ix = openTest(t, root, dir)
+	ix := openTest(t, root, dir)
 	defer ix.Close()
 	// An ordinary build trusts the index (nothing changed on disk).
 	if st := mustBuild(t, ix, BuildOptions{}); st.Rebuilt != "" {
@@ -131,12 +125,10 @@ func TestAuditFindsSegmentDamage(t *testing.T) {
 	}
 }
 
-// TestBuildRebuildsDamagedSegments damages the segment files and changes
-// a document: the build that cannot update the damaged index (its
-// segments no longer read) builds it anew, says so, and fails nothing.
-func TestBuildRebuildsDamagedSegments(t *testing.T) {
-	root := tree(t, baseTree)
-	dir := configtest.TempDir(t)
+// builtSegments builds the index of root in dir, closes it and returns
+// its segment files.
+func builtSegments(t *testing.T, root, dir string) []string {
+	t.Helper()
 	ix := openTest(t, root, dir)
 	mustBuild(t, ix, BuildOptions{})
 	ix.Close()
@@ -144,6 +136,16 @@ func TestBuildRebuildsDamagedSegments(t *testing.T) {
 	if len(segs) == 0 {
 		t.Fatal("no segment files")
 	}
+	return segs
+}
+
+// TestBuildRebuildsDamagedSegments damages the segment files and changes
+// a document: the build that cannot update the damaged index (its
+// segments no longer read) builds it anew, says so, and fails nothing.
+func TestBuildRebuildsDamagedSegments(t *testing.T) {
+	root := tree(t, baseTree)
+	dir := configtest.TempDir(t)
+	segs := builtSegments(t, root, dir)
 	for _, p := range segs {
 		b, err := os.ReadFile(p)
 		if err != nil {
@@ -166,7 +168,7 @@ func TestBuildRebuildsDamagedSegments(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	ix = openTest(t, root, dir)
+	ix := openTest(t, root, dir)
 	defer ix.Close()
 	st := mustBuild(t, ix, BuildOptions{})
 	if !strings.Contains(st.Rebuilt, "damaged") {
