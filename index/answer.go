@@ -741,12 +741,19 @@ func verbForm(w string) bool {
 // or が it is a verb of its own (休暇を取る).
 func inCompoundVerb(f string, a int) bool {
 	r, size := utf8.DecodeLastRuneInString(f[:a])
-	if size == 0 || r < 0x3041 || r > 0x309F || strings.ContainsRune("をがにはもとでへのやかてばよねさ", r) {
+	// The kana a verb's 連用形 ends in (受け, 引き, 取り, 読み).
+	if size == 0 || !strings.ContainsRune("いきぎしちにびみりえけげせてねべめれ", r) {
 		return false
 	}
-	p, _ := utf8.DecodeLastRuneInString(f[:a-size])
-	return unicode.Is(unicode.Han, p)
+	p, psize := utf8.DecodeLastRuneInString(f[:a-size])
+	// An adverb or a conjunction ends in the same kana: 及び届け出る,
+	// 予め届け出る, 少し取る.
+	return unicode.Is(unicode.Han, p) && !notVerbStems[f[a-size-psize:a]]
 }
+
+// notVerbStems are a kanji and a kana before a verb that are no verb's
+// 連用形.
+var notVerbStems = map[string]bool{"及び": true, "並び": true, "予め": true, "少し": true, "直ち": true, "既に": true, "更に": true, "特に": true, "共に": true, "必ず": true}
 
 // isASCIIWord reports a word of ASCII that starts and ends with a letter
 // or a digit.

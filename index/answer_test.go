@@ -474,6 +474,11 @@ func TestInCompoundVerb(t *testing.T) {
 		{"休暇が取れる", "取れる", false},
 		{"取るものとする", "取る", false},
 		{"書類を提出し、取る", "取る", false},
+		{"必ず届け出る", "届け出る", false},
+		{"予め届け出る", "届け出る", false},
+		{"記録し及び保存する", "保存する", false},
+		{"少し取る", "取る", false},
+		{"早く取る", "取る", false},
 	} {
 		a := strings.Index(c.text, c.verb)
 		if got := inCompoundVerb(c.text, a); got != c.want {

@@ -178,15 +178,20 @@ func (ix *Index) auditDue(asked bool, now time.Time) bool {
 // index is marked "building" until the end, so a build killed at any point
 // is finished correctly by the next one.
 //
-// A build that fails on an index whose files were damaged behind its back
-// (a segment that no longer reads) builds it anew from the documents: the
-// index is a copy of them.
+// A build that fails on an index whose segment files were damaged behind
+// its back (one no longer matches its checksum) builds it anew from the
+// documents: the index is a copy of them. Any other failure (a full disk,
+// a source root gone offline, a manifest behind its index) is returned
+// and leaves the index as it was, for the next build to finish.
 func (ix *Index) Build(ctx context.Context, opts BuildOptions) (BuildStats, error) {
 	st, err := ix.build(ctx, opts)
-	if err == nil || opts.Force || ctx.Err() != nil || !ix.writable {
+	if err == nil || opts.Force || ctx.Err() != nil || !ix.writable || ix.b == nil {
 		return st, err
 	}
-	why := ix.verify()
+	if _, serr := os.Stat(ix.opts.Root); serr != nil {
+		return st, err
+	}
+	why := ix.verifySegments()
 	if why == "" {
 		return st, err
 	}
