@@ -425,11 +425,7 @@ func TestNarrowerCompoundHeadingNamesLess(t *testing.T) {
 		{"育児休業の申出後に子が出生した場合、何をいつまでに提出しなければならないか。", 9},
 		{"出生時育児休業の申出はいつまで？", 15},
 	} {
-		res := find(t, ix, c.q, SearchOptions{Limit: 1, MaxChars: 400, Dictionary: analyzer.DefaultSynonyms()})
-		if len(res.Matches) != 1 || res.Matches[0].Answer == nil {
-			t.Fatalf("%s: matches %+v, want the rule with an answer", c.q, res.Matches)
-		}
-		if a := res.Matches[0].Answer; a.StartLine != c.line {
+		if a := answerOf(t, ix, c.q); a.StartLine != c.line {
 			t.Errorf("%s: answer L%d-L%d %q, want L%d", c.q, a.StartLine, a.EndLine, a.Text, c.line)
 		}
 	}
@@ -507,11 +503,7 @@ func TestClauseHoldsTheClauseItRefersTo(t *testing.T) {
 		root := tree(t, map[string]string{"規程/短時間正社員就業規則.md": doc})
 		ix := openTest(t, root, configtest.TempDir(t))
 		mustBuild(t, ix, BuildOptions{})
-		res := find(t, ix, "家族の介護があるから短時間正社員に切り替えたい。いつまでに申し出ればいい？", SearchOptions{Limit: 1, MaxChars: 400, Dictionary: analyzer.DefaultSynonyms()})
-		if len(res.Matches) != 1 || res.Matches[0].Answer == nil {
-			t.Fatalf("%s: matches %+v, want the rule with an answer", ref, res.Matches)
-		}
-		if a := res.Matches[0].Answer; a.StartLine != 8 {
+		if a := answerOf(t, ix, "家族の介護があるから短時間正社員に切り替えたい。いつまでに申し出ればいい？"); a.StartLine != 8 {
 			t.Errorf("%s: answer L%d-L%d %q, want L8", ref, a.StartLine, a.EndLine, a.Text)
 		}
 	}
@@ -540,11 +532,7 @@ func TestPeripheralIsTheRulesEquipment(t *testing.T) {
 	root := tree(t, map[string]string{"規程/04_福利厚生規程.md": doc})
 	ix := openTest(t, root, configtest.TempDir(t))
 	mustBuild(t, ix, BuildOptions{})
-	res := find(t, ix, "会社の補助で買ったキーボードって、辞めるときに返さないといけない？", SearchOptions{Limit: 1, MaxChars: 300, Dictionary: analyzer.DefaultSynonyms()})
-	if len(res.Matches) != 1 || res.Matches[0].Answer == nil {
-		t.Fatalf("matches %+v, want the rule with an answer", res.Matches)
-	}
-	if a := res.Matches[0].Answer; a.StartLine < 9 {
+	if a := answerOf(t, ix, "会社の補助で買ったキーボードって、辞めるときに返さないといけない？"); a.StartLine < 9 {
 		t.Errorf("answer L%d-L%d %q, want a clause of 第5条 (L9-L12)", a.StartLine, a.EndLine, a.Text)
 	}
 }
@@ -565,4 +553,15 @@ func TestWordAtNumber(t *testing.T) {
 			t.Errorf("wordAt(%q, %q) = %v, want %v", c.text, c.word, got, c.want)
 		}
 	}
+}
+
+// answerOf is the answer of the first hit of q, with the default
+// synonyms; the test stops when there is none.
+func answerOf(t *testing.T, ix *Index, q string) *Answer {
+	t.Helper()
+	res := find(t, ix, q, SearchOptions{Limit: 1, MaxChars: 400, Dictionary: analyzer.DefaultSynonyms()})
+	if len(res.Matches) != 1 || res.Matches[0].Answer == nil {
+		t.Fatalf("%s: matches %+v, want a hit with an answer", q, res.Matches)
+	}
+	return res.Matches[0].Answer
 }
